@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Out-of-tree TCP congestion controls: RAPID, PERT, ICC.
+#
+#   make                 build the modules against the pinned lab kernel
+#                        (scripts/kernel.env), or against KDIR=<build dir>:
+#                        make KDIR=/lib/modules/$(uname -r)/build
+#   make setup           install/cache everything (scripts/lab-setup.sh)
+#   make matrix          W=1 builds against 6.12 and Debian 12's 6.1, warnings fail
+#   make check           checkpatch --strict on every kernel source
+#   make unit            userspace unit tests of the pure headers (ASan+UBSan)
+#   make test            the whole suite: set-up, build, check, unit, lab VM
+#   make demo            set-up, build, boot the lab, RAPID/PERT/ICC vs cubic
+#   make bench [BENCH=scenario] [CC=a,b]   lab benchmarks (precise clock)
+#   make clean
+
+include scripts/kernel.env
+
+LAB_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/tcp-cc-lab
+PINNED_KDIR := $(LAB_CACHE)/kernel-$(LAB_KVER)/usr/src/linux-headers-$(LAB_KVER)
+OLD_KDIR ?= $(LAB_CACHE)/kernel-$(LAB_OLD_KVER)/usr/src/linux-headers-$(LAB_OLD_KVER)
+KDIR ?= $(PINNED_KDIR)
+PAHOLE_BIN := $(LAB_CACHE)/tools/pahole
+CHECKPATCH ?= $(LAB_CACHE)/tools/checkpatch/checkpatch.pl
+
+# Module BTF needs pahole: use the cached one, else build without BTF.
+ifneq ($(wildcard $(PAHOLE_BIN)),)
+KBUILD_EXTRA := PAHOLE=$(PAHOLE_BIN)
+else
+KBUILD_EXTRA := CONFIG_DEBUG_INFO_BTF_MODULES=
+endif
+
+KSRCS := tcp_icc.c tcp_pert.c tcp_rapid.c
+KHDRS := $(filter-out cc_pure.h,$(wildcard *.h)) cc_pure.h
+MODULES := $(KSRCS:.c=.ko)
+
+.PHONY: all modules setup matrix check unit test demo bench clean kdir-check
+
+all: modules
+
+kdir-check:
+	@test -d "$(KDIR)" || { \
+	  echo "error: no kernel build tree at $(KDIR)"; \
+	  echo "       run 'make setup' (pinned lab kernel) or pass KDIR=/lib/modules/\$$(uname -r)/build"; \
+	  exit 1; }
+
+modules: kdir-check
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_EXTRA) modules
+
+setup:
+	bash scripts/lab-setup.sh
+
+# Each matrix build runs in its own copy so that the two kernels' objects
+# never mix with the in-place build.
+build/matrix-%/.stamp: $(KSRCS) $(KHDRS) Kbuild
+	@rm -rf $(@D) && mkdir -p $(@D)
+	@cp $(KSRCS) $(KHDRS) Kbuild $(wildcard *_trace.h) $(@D)/
+	@touch $@
+
+matrix: build/matrix-6.12/.stamp build/matrix-6.1/.stamp
+	@test -d "$(PINNED_KDIR)" -a -d "$(OLD_KDIR)" || { echo "error: run 'make setup' first"; exit 1; }
+	@set -e; for v in 6.12:$(PINNED_KDIR) 6.1:$(OLD_KDIR); do \
+	  name=$${v%%:*}; kd=$${v#*:}; \
+	  echo "== W=1 build against $$kd"; \
+	  $(MAKE) -s -C $$kd M=$(CURDIR)/build/matrix-$$name $(KBUILD_EXTRA) W=1 modules \
+	    > build/matrix-$$name/build.log 2>&1 || { cat build/matrix-$$name/build.log; exit 1; }; \
+	  if grep -E 'warning:|error:' build/matrix-$$name/build.log; then \
+	    echo "matrix: warnings against $$name"; exit 1; fi; \
+	  echo "   ok: $$(cd build/matrix-$$name && ls *.ko | tr '\n' ' ')"; \
+	done
+
+check:
+	@test -f "$(CHECKPATCH)" || { echo "error: no checkpatch.pl at $(CHECKPATCH): run 'make setup'"; exit 1; }
+	@perl $(CHECKPATCH) --no-tree --strict --terse --show-types \
+	  --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
+	  -f $(KSRCS) $(KHDRS) > build-checkpatch.log 2>&1; \
+	  cat build-checkpatch.log; \
+	  if grep -qE ': (ERROR|WARNING):' build-checkpatch.log; then \
+	    rm -f build-checkpatch.log; echo "check: checkpatch found errors/warnings"; exit 1; fi; \
+	  rm -f build-checkpatch.log; echo "check: checkpatch clean ($(words $(KSRCS) $(KHDRS)) files)"
+
+# --- userspace unit tests from the very same headers -------------------------
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,build/unit/%,$(UNIT_SRCS))
+UNIT_CC ?= gcc
+UNIT_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-function \
+	-I. -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+
+build/unit/%: tests/unit/%.c $(wildcard *.h) tests/unit/tap.h
+	@mkdir -p $(@D)
+	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $< -lm
+
+unit-build: $(UNIT_BINS)
+
+unit: unit-build
+	@bash tests/run.sh --unit-only
+
+test:
+	bash tests/run.sh
+
+demo:
+	bash scripts/demo.sh
+
+bench:
+	bash scripts/bench.sh $(if $(BENCH),--scenario $(BENCH)) $(if $(filter command line,$(origin CC)),--cc $(CC))
+
+clean:
+	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf build

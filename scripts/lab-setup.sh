@@ -1,0 +1,228 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lab-setup.sh - install everything the build, the lab VM and the tests need,
+# on a fresh Debian 12 (bookworm) machine, idempotently.  A second run does no
+# downloads: every artefact lives in $LAB_CACHE and every step checks first.
+#
+# What it provides (paths are printed by `scripts/lab-setup.sh --print-env`):
+#   - the pinned guest kernel (scripts/kernel.env): vmlinuz + modules, and its
+#     headers for out-of-tree builds, extracted into the cache (Debian's
+#     linux-headers packages cannot be apt-installed on this image: pahole ->
+#     libdw1 conflicts with the preinstalled libdw1t64);
+#   - Debian 12's 6.1 headers (compile matrix);
+#   - pahole (module BTF) with its libraries, run via LD_LIBRARY_PATH;
+#   - checkpatch.pl from the matching linux-source package;
+#   - QEMU (bookworm-backports), kmod, iproute2 (backports: tcp_usec_ts),
+#     iperf3, bpftrace, ethtool, tcpdump;
+#   - virtme-ng (pinned) in a venv, plus the Python libraries the analysis uses.
+#
+# Needs root for apt-get and for /lib/modules/<pinned version> (virtme-ng looks
+# for the guest's modules there).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/kernel.env
+. "$here/kernel.env"
+
+LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tcp-cc-lab}
+debs=$LAB_CACHE/debs
+kroot=$LAB_CACHE/kernel-$LAB_KVER
+oldroot=$LAB_CACHE/kernel-$LAB_OLD_KVER
+tools=$LAB_CACHE/tools
+venv=$LAB_CACHE/venv
+
+log() { printf 'lab-setup: %s\n' "$*" >&2; }
+die() { printf 'lab-setup: error: %s\n' "$*" >&2; exit 1; }
+
+print_env() {
+	cat <<EOF
+LAB_CACHE=$LAB_CACHE
+LAB_KVER=$LAB_KVER
+LAB_KDIR=$kroot/usr/src/linux-headers-$LAB_KVER
+LAB_OLD_KDIR=$oldroot/usr/src/linux-headers-$LAB_OLD_KVER
+LAB_VMLINUZ=$kroot/boot/vmlinuz-$LAB_KVER
+LAB_PAHOLE=$tools/pahole
+LAB_CHECKPATCH=$tools/checkpatch/checkpatch.pl
+LAB_VENV=$venv
+EOF
+}
+
+if [ "${1:-}" = "--print-env" ]; then
+	print_env
+	exit 0
+fi
+
+[ "$(id -u)" = 0 ] || die "run as root (apt-get and /lib/modules need it)"
+command -v apt-get >/dev/null || die "needs a Debian/Ubuntu host with apt-get"
+mkdir -p "$debs" "$tools"
+
+# --- apt sources: bookworm-backports (deb822) --------------------------------
+src=/etc/apt/sources.list.d/lab-bookworm-backports.sources
+if ! grep -rqs "bookworm-backports" /etc/apt/sources.list /etc/apt/sources.list.d/; then
+	log "adding bookworm-backports to apt sources ($src)"
+	cat >"$src" <<'EOF'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+	apt-get update -q
+fi
+
+apt_has() { apt-cache show "$1=$2" >/dev/null 2>&1; }
+if ! apt_has "linux-image-$LAB_KVER-unsigned" "$LAB_KPKG_VERSION" ||
+   ! apt_has "$LAB_OLD_KBUILD_PKG" "$LAB_OLD_KPKG_VERSION"; then
+	need_debs=0
+	for f in "linux-image-$LAB_KVER-unsigned" "linux-headers-$LAB_KVER" \
+		 "$LAB_KCOMMON_PKG" "$LAB_KBUILD_PKG" "linux-headers-$LAB_OLD_KVER"; do
+		ls "$debs/${f}_"*.deb >/dev/null 2>&1 || need_debs=1
+	done
+	if [ $need_debs = 1 ]; then
+		log "refreshing apt package lists"
+		apt-get update -q
+	fi
+fi
+
+# --- Debian packages installed normally --------------------------------------
+# qemu and iproute2 from backports: QEMU 10 was the one verified with icount,
+# iproute2 >= 6.7 knows the tcp_usec_ts route feature.
+want_pkgs=(kmod iperf3 bpftrace ethtool tcpdump procps psmisc
+	   python3-venv xz-utils)
+want_bpo=(qemu-system-x86 iproute2)
+missing=()
+for p in "${want_pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	log "apt-get install ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
+		die "apt-get install ${missing[*]} failed"
+fi
+bpo_missing=()
+for p in "${want_bpo[@]}"; do
+	v=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null || true)
+	case "$v" in *bpo12*) ;; *) bpo_missing+=("$p") ;; esac
+done
+if [ ${#bpo_missing[@]} -gt 0 ]; then
+	log "apt-get install -t bookworm-backports ${bpo_missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		-t bookworm-backports "${bpo_missing[@]}" >/dev/null ||
+		die "apt-get install -t bookworm-backports ${bpo_missing[*]} failed"
+fi
+
+# --- debs that are downloaded and extracted, never installed -----------------
+# fetch_deb NAME VERSION: leaves NAME_*.deb in $debs, or dies naming kernel.env.
+fetch_deb() {
+	local name=$1 ver=$2
+	if ls "$debs/${name}_"*.deb >/dev/null 2>&1; then
+		return 0
+	fi
+	log "downloading $name${ver:+ $ver}"
+	(cd "$debs" && apt-get download -q "$name${ver:+=$ver}" >/dev/null 2>&1) ||
+		die "cannot download $name${ver:+ $ver}: the pinned version is gone from the archive? update scripts/kernel.env (apt-cache policy $name)"
+}
+
+extract_deb() {	# extract_deb DEB ROOT
+	dpkg-deb -x "$1" "$2"
+}
+
+# Pinned 6.12: image + headers + kbuild.
+fetch_deb "linux-image-$LAB_KVER-unsigned" "$LAB_KPKG_VERSION"
+fetch_deb "linux-headers-$LAB_KVER" "$LAB_KPKG_VERSION"
+fetch_deb "$LAB_KCOMMON_PKG" "$LAB_KPKG_VERSION"
+fetch_deb "$LAB_KBUILD_PKG" "$LAB_KPKG_VERSION"
+# 6.1 headers (compile matrix).
+fetch_deb "linux-headers-$LAB_OLD_KVER" "$LAB_OLD_KPKG_VERSION"
+fetch_deb "$LAB_OLD_KCOMMON_PKG" "$LAB_OLD_KPKG_VERSION"
+fetch_deb "$LAB_OLD_KBUILD_PKG" "$LAB_OLD_KPKG_VERSION"
+# pahole and the bookworm libraries it links against.
+fetch_deb pahole ""
+fetch_deb libdw1 ""
+fetch_deb libelf1 ""
+# checkpatch.pl lives in the source package.
+fetch_deb "$LAB_SOURCE_PKG" "$LAB_KPKG_VERSION"
+
+# install_headers ROOT KVER KCOMMON KBUILD: extract and point the arch
+# Makefile's include of the -common tree at the cache.
+install_headers() {
+	local root=$1 kver=$2 kcommon=$3 kbuild=$4 hdr
+	hdr=$root/usr/src/linux-headers-$kver
+	[ -f "$root/.complete" ] && return 0
+	log "extracting headers for $kver into $root"
+	rm -rf "$root"
+	mkdir -p "$root"
+	extract_deb "$debs/linux-headers-${kver}_"*.deb "$root"
+	extract_deb "$debs/${kcommon}_"*.deb "$root"
+	extract_deb "$debs/${kbuild}_"*.deb "$root"
+	# Debian's arch headers include the -common tree by absolute path.
+	sed -i "s|^include /usr/src/|include $root/usr/src/|" "$hdr/Makefile"
+	touch "$root/.complete"
+}
+install_headers "$kroot" "$LAB_KVER" "$LAB_KCOMMON_PKG" "$LAB_KBUILD_PKG"
+install_headers "$oldroot" "$LAB_OLD_KVER" "$LAB_OLD_KCOMMON_PKG" "$LAB_OLD_KBUILD_PKG"
+# The 6.1 common tree is named after the ABI without -amd64.
+[ -d "$oldroot/usr/src/linux-headers-$LAB_OLD_KVER" ] || die "6.1 headers missing in $oldroot"
+
+# The image (vmlinuz + modules).
+if [ ! -f "$kroot/boot/vmlinuz-$LAB_KVER" ]; then
+	log "extracting kernel image $LAB_KVER"
+	extract_deb "$debs/linux-image-$LAB_KVER-unsigned_"*.deb "$kroot"
+fi
+# virtme-ng looks for the guest's modules under the host's /lib/modules.
+if [ ! -f "/lib/modules/$LAB_KVER/modules.dep" ] ||
+   [ ! -f "/lib/modules/$LAB_KVER/.lab-installed" ]; then
+	log "installing guest modules into /lib/modules/$LAB_KVER"
+	mkdir -p "/lib/modules/$LAB_KVER"
+	cp -a "$kroot/lib/modules/$LAB_KVER/." "/lib/modules/$LAB_KVER/"
+	depmod -a "$LAB_KVER"
+	touch "/lib/modules/$LAB_KVER/.lab-installed"
+fi
+
+# pahole (v1.24, bookworm) runs from the cache with its own libdw/libelf.
+if [ ! -x "$tools/pahole" ]; then
+	log "extracting pahole"
+	rm -rf "$tools/pahole-root"
+	mkdir -p "$tools/pahole-root"
+	for d in pahole libdw1 libelf1; do
+		extract_deb "$debs/${d}_"*.deb "$tools/pahole-root"
+	done
+	cat >"$tools/pahole" <<EOF
+#!/bin/sh
+LD_LIBRARY_PATH=$tools/pahole-root/usr/lib/x86_64-linux-gnu\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH} exec $tools/pahole-root/usr/bin/pahole "\$@"
+EOF
+	chmod +x "$tools/pahole"
+fi
+"$tools/pahole" --version >/dev/null || die "pahole from the cache does not run"
+
+# checkpatch.pl and its data files from the source tarball.
+if [ ! -f "$tools/checkpatch/checkpatch.pl" ]; then
+	log "extracting checkpatch.pl from $LAB_SOURCE_PKG"
+	tmp=$(mktemp -d)
+	extract_deb "$debs/${LAB_SOURCE_PKG}_"*.deb "$tmp"
+	tarball=$(ls "$tmp"/usr/src/linux-source-*.tar.*)
+	top=$(basename "${tarball%.tar.*}")
+	mkdir -p "$tools/checkpatch" "$tools/src"
+	tar -xf "$tarball" -C "$tmp" "$top/scripts/checkpatch.pl" \
+		"$top/scripts/spelling.txt" "$top/scripts/const_structs.checkpatch" \
+		--wildcards "$top/net/ipv4/tcp_*.c"
+	cp "$tmp/$top/scripts/checkpatch.pl" "$tmp/$top/scripts/spelling.txt" \
+	   "$tmp/$top/scripts/const_structs.checkpatch" "$tools/checkpatch/"
+	# Keep the in-tree TCP congestion controls for reference.
+	cp "$tmp/$top"/net/ipv4/tcp_*.c "$tools/src/"
+	rm -rf "$tmp"
+fi
+
+# virtme-ng (pinned) and the analysis libraries in one venv.
+if [ ! -f "$venv/.complete-$LAB_VNG_VERSION" ]; then
+	log "creating venv with virtme-ng==$LAB_VNG_VERSION"
+	rm -rf "$venv"
+	python3 -m venv "$venv"
+	"$venv/bin/pip" install -q --disable-pip-version-check \
+		-r "$here/requirements.txt" ||
+		die "pip install into $venv failed"
+	touch "$venv/.complete-$LAB_VNG_VERSION"
+fi
+
+log "ready: kernel $LAB_KVER, cache $LAB_CACHE"

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/run.sh - the project's one test command (README, `make test`, .ci/run).
+#
+# Does its own set-up, then runs, as one flat kselftest-style TAP stream:
+#   1. set-up, module build (pinned 6.12), W=1 compile matrix (6.12 + 6.1),
+#      checkpatch;
+#   2. the userspace unit tests (tests/unit/test_*.c, ASan + UBSan), built
+#      from the very headers the modules use;
+#   3. the lab VM suites (tests/vm/*.sh) inside the pinned kernel, booted by
+#      scripts/lab-run: the functional suites in the fast clock mode, the
+#      timing suites (tests/vm/timing-*.sh) in the precise one.
+# Ends with "N passed, N failed, N skipped".  Exit 0 when nothing failed, 1
+# otherwise.  A skipped check is a failure unless LAB_ALLOW_SKIP=1 (the lab VM
+# is supposed to have everything: mptcp's "expect all features" idea).
+#
+# Options: --unit-only (just 2.), --vm-only (just 3.), --filter REGEX (VM
+# suites whose file name matches).
+set -uo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$top" || exit 1
+
+mode=all
+filter=.
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--unit-only) mode=unit ;;
+	--vm-only) mode=vm ;;
+	--filter) filter=$2; shift ;;
+	*) echo "usage: $0 [--unit-only|--vm-only] [--filter REGEX]" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+n=0 passed=0 failed=0 skipped=0
+allow_skip=${LAB_ALLOW_SKIP:-0}
+logdir=$top/build/test-logs
+mkdir -p "$logdir"
+
+echo "TAP version 13"
+
+# report RESULT NAME [DIAG]: RESULT is ok, fail or skip.
+report() {
+	local res=$1 name=$2 diag=${3:-}
+	n=$((n + 1))
+	case "$res" in
+	ok) passed=$((passed + 1)); echo "ok $n - $name" ;;
+	skip)
+		if [ "$allow_skip" = 1 ]; then
+			skipped=$((skipped + 1)); echo "ok $n - $name # SKIP $diag"
+		else
+			failed=$((failed + 1))
+			echo "not ok $n - $name # skipped, and skips fail here (LAB_ALLOW_SKIP=1 to allow): $diag"
+		fi ;;
+	*) failed=$((failed + 1)); echo "not ok $n - $name${diag:+ # $diag}" ;;
+	esac
+}
+
+# relay PREFIX RC FILE: re-emit a TAP stream renumbered into ours.  A
+# non-zero exit status without any failed line is itself a failure.
+relay() {
+	local prefix=$1 rc=$2 file=$3 line name any_fail=0 any=0
+	while IFS= read -r line; do
+		if [[ "$line" =~ ^(not\ )?ok\ [0-9]+(\ -)?\ ?(.*)$ ]]; then
+			name=${BASH_REMATCH[3]}
+			any=1
+			if [[ "$name" =~ ^(.*)\ \#\ [Ss][Kk][Ii][Pp]\ ?(.*)$ ]]; then
+				report skip "$prefix${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+			elif [ -n "${BASH_REMATCH[1]}" ]; then
+				any_fail=1
+				report fail "$prefix$name"
+			else
+				report ok "$prefix$name"
+			fi
+		elif [[ "$line" =~ ^[0-9]+\.\.[0-9]+$ ]] || [[ "$line" =~ ^[0-9]+\ passed ]] ||
+		     [[ "$line" =~ ^TAP\ version ]]; then
+			:
+		else
+			echo "#   ${line#\# }"
+		fi
+	done <"$file"
+	if [ "$rc" != 0 ] && [ "$rc" != 4 ] && [ $any_fail = 0 ]; then
+		report fail "${prefix}exit status" "exited $rc without a failed check"
+	elif [ "$rc" = 4 ] && [ $any = 0 ]; then
+		report skip "${prefix}suite" "exited 4 (skip)"
+	fi
+}
+
+# step NAME CMD...: one check from a command's exit status, log kept.
+step() {
+	local name=$1 log
+	shift
+	log=$logdir/$(echo "$name" | tr -c 'A-Za-z0-9._-' '_').log
+	if "$@" >"$log" 2>&1; then
+		report ok "$name"
+	else
+		report fail "$name" "see $log"
+		sed 's/^/#   /' "$log" | tail -n 25
+		return 1
+	fi
+}
+
+finish() {
+	echo "1..$n"
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ $failed = 0 ] && exit 0
+	exit 1
+}
+
+build_ok=1
+if [ $mode != unit ]; then
+	step "setup: scripts/lab-setup.sh (idempotent, cached)" bash scripts/lab-setup.sh || finish
+	step "build: modules against the pinned 6.12 headers" make -s modules || build_ok=0
+	step "build: W=1 warning-free against 6.12 and 6.1 headers" make -s matrix || true
+	step "check: checkpatch --strict clean" make -s check || true
+fi
+
+if [ $mode != vm ]; then
+	if step "unit: build userspace tests (ASan+UBSan)" make -s unit-build; then
+		for bin in build/unit/test_*; do
+			[ -x "$bin" ] || continue
+			t=$(basename "$bin")
+			"$bin" >"$logdir/$t.tap" 2>&1
+			relay "unit/${t#test_}: " $? "$logdir/$t.tap"
+		done
+	fi
+fi
+
+if [ $mode != unit ]; then
+	if [ $build_ok = 0 ]; then
+		report fail "vm: lab suites" "modules did not build"
+		finish
+	fi
+	# Functional suites share one boot in the fast clock mode; timing
+	# suites get the precise (virtual time) mode.
+	fast=() precise=()
+	for s in tests/vm/[0-9]*.sh tests/vm/timing-*.sh; do
+		[ -f "$s" ] || continue
+		[[ "$(basename "$s")" =~ $filter ]] || continue
+		case "$(basename "$s")" in
+		timing-*) precise+=("$s") ;;
+		*) fast+=("$s") ;;
+		esac
+	done
+	if [ ${#fast[@]} -gt 0 ]; then
+		scripts/lab-run --clock fast -- tests/vm/guest-suite.sh "${fast[@]}" \
+			>"$logdir/vm-fast.tap" 2>"$logdir/vm-fast.err"
+		rc=$?
+		[ $rc = 0 ] || tail -n 20 "$logdir/vm-fast.err" | sed 's/^/#   /'
+		relay "vm: " $rc "$logdir/vm-fast.tap"
+	fi
+	if [ ${#precise[@]} -gt 0 ]; then
+		scripts/lab-run --clock precise -- tests/vm/guest-suite.sh "${precise[@]}" \
+			>"$logdir/vm-precise.tap" 2>"$logdir/vm-precise.err"
+		rc=$?
+		[ $rc = 0 ] || tail -n 20 "$logdir/vm-precise.err" | sed 's/^/#   /'
+		relay "vm-precise: " $rc "$logdir/vm-precise.tap"
+	fi
+fi
+
+finish
