@@ -1,36 +1,320 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PLACEHOLDER, NOT ICC YET.
+ * ICC: Incremental Control Congestion for high-speed networks.
  *
- * This registers "icc" with Reno's behaviour (tcp_reno_cong_avoid,
- * tcp_reno_ssthresh, tcp_reno_undo_cwnd) so that the build, the lab VM and
- * the tests can be exercised end to end.  The real algorithm replaces this
- * file in its own issue.
+ * F. Nakoul, "A New Incremental Control Congestion Algorithm for High-Speed
+ * Networks" (seed 004 of this project).  The paper gives ICC as pseudo-code,
+ * a modification of BIC (L. Xu, K. Harfoush, I. Rhee, "Binary Increase
+ * Congestion Control for Fast Long-Distance Networks", INFOCOM 2004); that
+ * pseudo-code is the specification implemented here.
+ *
+ * Background: BIC treats the window at the last loss, Wmax, as the target
+ * of a binary search.  After a multiplicative decrease the window jumps
+ * towards the midpoint between itself and Wmax each RTT, quickly at first
+ * and ever more gently as it nears Wmax, where the link was full last time.
+ * Past Wmax the target is unknown, so it probes for a new maximum, slowly at
+ * first and then faster.  Increments are bounded by Smax (a big jump would
+ * overshoot and cause heavy loss) and Smin (never stall).
+ *
+ * ICC keeps that shape with one increment rule per side of Wmax, per RTT:
+ *
+ *	ICC_inc = (Wmax - cwnd) / a	cwnd <  Wmax	(binary search)
+ *	ICC_inc =  cwnd - Wmax		cwnd >= Wmax	(max probing)
+ *	ICC_inc = min(max(ICC_inc, Smin), Smax)
+ *	cwnd   += ICC_inc / cwnd	per ACKed packet
+ *
+ * Max probing starts at Smin at Wmax and doubles its distance from Wmax
+ * every RTT (slow-start-like) until Smax caps it into linear growth.  On
+ * a loss:
+ *
+ *	Wmax = cwnd (a - b) / a		if cwnd < Wmax (fast convergence)
+ *	Wmax = cwnd			otherwise
+ *	cwnd = cwnd (1 - b)
+ *
+ * Below low_window ICC is Reno: +1 packet per RTT, halve on loss, Wmax
+ * untouched.  The paper's parameters: Smax = 32 packets/RTT, Smin = 0.01
+ * packet/RTT, b = 0.125; a = 2 and low_window = 14 are BIC's.
+ *
+ *	cwnd
+ *	 ^                                                    / Smax
+ *	 |                                                  .'  (linear)
+ *	 |                              max probing       .'
+ *	 |                              (cwnd - Wmax)   .'
+ *	 |  Wmax  - - - - - - - - ______________.....--'
+ *	 |                  _.--'   Smin around Wmax
+ *	 |    binary     .-'
+ *	 |    search   /   (Wmax - cwnd) / a
+ *	 |           /     Smax while far below
+ *	 |  cwnd (1 - b)
+ *	 +-----------------------------------------------------> time
+ *	    ^ loss
+ *
+ * Slow start is Reno's (tcp_slow_start).  The arithmetic, in fixed point
+ * with Smin = 0.01 represented exactly, lives in icc_math.h and is
+ * unit-tested in userspace (tests/unit/test_icc.c).  docs/icc.md lists the
+ * parameters, the ss -ti fields and every deviation from the paper.
+ *
+ * Observability: tracepoints are not defined yet.  The place for them is
+ * icc_cong_avoid() after the window update and icc_ssthresh() after the
+ * decrease (marked "trace point" below); they will live in icc_trace.h.
  */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/inet_diag.h>
 #include <net/tcp.h>
 
-static struct tcp_congestion_ops tcp_icc_placeholder __read_mostly = {
-	.ssthresh	= tcp_reno_ssthresh,
-	.cong_avoid	= tcp_reno_cong_avoid,
-	.undo_cwnd	= tcp_reno_undo_cwnd,
+#include "icc_math.h"
+
+static unsigned int icc_low_window __read_mostly = ICC_DEF_LOW_WINDOW;
+static unsigned int icc_smax __read_mostly = ICC_DEF_SMAX;
+static unsigned int icc_smin_milli __read_mostly = ICC_DEF_SMIN_MILLI;
+static unsigned int icc_b_milli __read_mostly = ICC_DEF_B_MILLI;
+static unsigned int icc_a __read_mostly = ICC_DEF_A;
+static bool icc_fast_convergence __read_mostly = true;
+
+/* Per-socket state: 24 of the ICSK_CA_PRIV_SIZE bytes. */
+struct icc {
+	u64	wmax;		/* Wmax: window at the last loss, micro-packets
+				 * (ICC_PKT_SCALE per packet); 0 = none yet
+				 */
+	u64	prior_wmax;	/* Wmax before the last ssthresh call, restored
+				 * by undo_cwnd, micro-packets
+				 */
+	u64	acc;		/* growth credit, micro-packets: sum of ICC_inc
+				 * per ACKed packet; one packet is due at
+				 * cwnd * ICC_PKT_SCALE (icc_ack_step())
+				 */
+};
+
+/* One consistent-enough copy of the tunables for one decision. */
+static void icc_params_load(struct icc_params *p)
+{
+	p->low_window = READ_ONCE(icc_low_window);
+	p->smax = READ_ONCE(icc_smax);
+	p->smin_milli = READ_ONCE(icc_smin_milli);
+	p->b_milli = READ_ONCE(icc_b_milli);
+	p->a = READ_ONCE(icc_a);
+	p->fast_convergence = READ_ONCE(icc_fast_convergence);
+}
+
+/*
+ * Range-checked module parameters.  Every integer tunable uses
+ * icc_param_ops; the setter checks the new value together with the current
+ * others through icc_params_valid(), so Smin <= Smax always holds, and
+ * refuses (-EINVAL, pr_warn naming the range) instead of clamping.  Setters
+ * run under the module's parameter lock, so the cross-check cannot race
+ * with another setter.
+ */
+struct icc_param_desc {
+	unsigned int	*val;	/* the variable behind the parameter */
+	enum icc_param	which;	/* its index for icc_param_bounds() */
+	const char	*unit;	/* for the refusal message */
+};
+
+static const struct icc_param_desc icc_param_descs[] = {
+	{ &icc_low_window, ICC_PARAM_LOW_WINDOW, "packets" },
+	{ &icc_smax, ICC_PARAM_SMAX, "packets/RTT" },
+	{ &icc_smin_milli, ICC_PARAM_SMIN_MILLI, "1/1000 packet/RTT" },
+	{ &icc_b_milli, ICC_PARAM_B_MILLI, "1/1000" },
+	{ &icc_a, ICC_PARAM_A, "(divisor)" },
+};
+
+static int icc_param_set(const char *val, const struct kernel_param *kp)
+{
+	const struct icc_param_desc *d = NULL;
+	struct icc_params p;
+	unsigned int v;
+	u32 lo, hi;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(icc_param_descs); i++)
+		if (icc_param_descs[i].val == kp->arg)
+			d = &icc_param_descs[i];
+	if (!d)
+		return -EINVAL;
+
+	ret = kstrtouint(val, 0, &v);
+	if (ret) {
+		pr_warn("%s: not an unsigned integer\n", kp->name);
+		return ret;
+	}
+
+	icc_params_load(&p);
+	icc_param_store(&p, d->which, v);
+	icc_param_bounds(d->which, &p, &lo, &hi);
+	if (v < lo || v > hi || !icc_params_valid(&p)) {
+		pr_warn("%s=%u refused: must be in [%u, %u] %s\n",
+			kp->name, v, lo, hi, d->unit);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*d->val, v);
+	return 0;
+}
+
+static const struct kernel_param_ops icc_param_ops = {
+	.set = icc_param_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(low_window, &icc_param_ops, &icc_low_window, 0644);
+MODULE_PARM_DESC(low_window,
+		 "Reno below this window (packets); 2..1000000, default 14");
+module_param_cb(smax, &icc_param_ops, &icc_smax, 0644);
+MODULE_PARM_DESC(smax,
+		 "Smax, largest increment (packets/RTT); ceil(smin_milli/1000)..1000000 and >= 1, default 32");
+module_param_cb(smin_milli, &icc_param_ops, &icc_smin_milli, 0644);
+MODULE_PARM_DESC(smin_milli,
+		 "Smin, smallest increment (1/1000 packet/RTT); 1..smax*1000, default 10 (0.01)");
+module_param_cb(b_milli, &icc_param_ops, &icc_b_milli, 0644);
+MODULE_PARM_DESC(b_milli,
+		 "b, multiplicative decrease (1/1000): cwnd*(1-b) on loss; 1..500, default 125");
+module_param_cb(a, &icc_param_ops, &icc_a, 0644);
+MODULE_PARM_DESC(a,
+		 "a, binary-search and fast-convergence divisor; 2..16, default 2");
+/* param_ops_bool refuses anything that is not a boolean. */
+module_param_cb(fast_convergence, &param_ops_bool, &icc_fast_convergence, 0644);
+MODULE_PARM_DESC(fast_convergence,
+		 "on a loss below Wmax set Wmax = cwnd*(a-b)/a (bool), default 1");
+
+static void icc_reset(struct icc *ca)
+{
+	ca->wmax = 0;
+	ca->acc = 0;
+}
+
+static void icc_init(struct sock *sk)
+{
+	struct icc *ca = inet_csk_ca(sk);
+
+	icc_reset(ca);
+	ca->prior_wmax = 0;
+}
+
+static void icc_cong_avoid(struct sock *sk, u32 ack, u32 acked)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct icc *ca = inet_csk_ca(sk);
+	struct icc_params p;
+	u32 cwnd, grow;
+	u64 inc;
+
+	if (!tcp_is_cwnd_limited(sk))
+		return;
+
+	if (tcp_in_slow_start(tp)) {
+		acked = tcp_slow_start(tp, acked);
+		if (!acked)
+			return;
+	}
+
+	icc_params_load(&p);
+	cwnd = tcp_snd_cwnd(tp);
+	inc = icc_increment(cwnd, ca->wmax, &p);
+	grow = icc_ack_step(&ca->acc, cwnd, inc, acked);
+	if (grow)
+		tcp_snd_cwnd_set(tp, min_t(u64, (u64)cwnd + grow,
+					   tp->snd_cwnd_clamp));
+	/* trace point: window update (cwnd, wmax, inc, acc) */
+}
+
+static u32 icc_ssthresh(struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	struct icc *ca = inet_csk_ca(sk);
+	u32 cwnd = tcp_snd_cwnd(tp);
+	struct icc_params p;
+
+	icc_params_load(&p);
+	ca->prior_wmax = ca->wmax;
+	ca->wmax = icc_loss_wmax(cwnd, ca->wmax, &p);
+	ca->acc = 0;
+	/* trace point: loss (cwnd, new wmax, ssthresh) */
+	return icc_loss_cwnd(cwnd, &p);
+}
+
+/* An RTO forgets Wmax, as BIC does; prior_wmax survives for undo. */
+static void icc_set_state(struct sock *sk, u8 new_state)
+{
+	if (new_state == TCP_CA_Loss)
+		icc_reset(inet_csk_ca(sk));
+}
+
+/* A spurious loss: undo the Wmax update along with the window. */
+static u32 icc_undo_cwnd(struct sock *sk)
+{
+	struct icc *ca = inet_csk_ca(sk);
+
+	ca->wmax = ca->prior_wmax;
+	return tcp_reno_undo_cwnd(sk);
+}
+
+/*
+ * ss -ti / TCP_CC_INFO: struct tcp_bbr_info, because iproute2's ss prints
+ * it ("bbr:(bw:..,mrtt:..,pacing_gain:..,cwnd_gain:..)") and only uses the
+ * vegas layout to override its RTT.  Field mapping (docs/icc.md):
+ *   bbr_bw_lo/hi     Wmax * mss / srtt, bytes per second
+ *   bbr_min_rtt      Wmax in 1/1000 packet (ss "mrtt:" shows Wmax)
+ *   bbr_pacing_gain  ICC_inc at the current cwnd, 1/256 packet per RTT
+ *                    (ss "pacing_gain:" shows packets per RTT)
+ *   bbr_cwnd_gain    factor the next loss applies, 1/256 (0.875 or 0.5)
+ */
+static size_t icc_get_info(struct sock *sk, u32 ext, int *attr,
+			   union tcp_cc_info *info)
+{
+	if (ext & (1 << (INET_DIAG_BBRINFO - 1)) ||
+	    ext & (1 << (INET_DIAG_VEGASINFO - 1))) {
+		const struct tcp_sock *tp = tcp_sk(sk);
+		const struct icc *ca = inet_csk_ca(sk);
+		u32 cwnd = tcp_snd_cwnd(tp);
+		u64 wmax = READ_ONCE(ca->wmax);
+		struct icc_params p;
+		u64 rate;
+
+		icc_params_load(&p);
+		rate = icc_wmax_rate(wmax, tp->mss_cache, tp->srtt_us >> 3);
+		memset(&info->bbr, 0, sizeof(info->bbr));
+		info->bbr.bbr_bw_lo = (u32)rate;
+		info->bbr.bbr_bw_hi = (u32)(rate >> 32);
+		info->bbr.bbr_min_rtt = icc_info_wmax_milli(wmax);
+		info->bbr.bbr_pacing_gain =
+			icc_info_inc_gain(icc_increment(cwnd, wmax, &p));
+		info->bbr.bbr_cwnd_gain = icc_info_decrease_gain(cwnd, &p);
+		*attr = INET_DIAG_BBRINFO;
+		return sizeof(info->bbr);
+	}
+	return 0;
+}
+
+static struct tcp_congestion_ops tcp_icc __read_mostly = {
+	.init		= icc_init,
+	.ssthresh	= icc_ssthresh,
+	.cong_avoid	= icc_cong_avoid,
+	.set_state	= icc_set_state,
+	.undo_cwnd	= icc_undo_cwnd,
+	.get_info	= icc_get_info,
 	.owner		= THIS_MODULE,
 	.name		= "icc",
 };
 
-static int __init tcp_icc_register(void)
+static int __init icc_register(void)
 {
-	return tcp_register_congestion_control(&tcp_icc_placeholder);
+	BUILD_BUG_ON(sizeof(struct icc) > ICSK_CA_PRIV_SIZE);
+	return tcp_register_congestion_control(&tcp_icc);
 }
 
-static void __exit tcp_icc_unregister(void)
+static void __exit icc_unregister(void)
 {
-	tcp_unregister_congestion_control(&tcp_icc_placeholder);
+	tcp_unregister_congestion_control(&tcp_icc);
 }
 
-module_init(tcp_icc_register);
-module_exit(tcp_icc_unregister);
+module_init(icc_register);
+module_exit(icc_unregister);
 
 MODULE_AUTHOR("tcp-cc-lab");
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("PLACEHOLDER: Reno behaviour registered as icc; not the ICC algorithm yet");
+MODULE_DESCRIPTION("ICC: Incremental Control Congestion (Nakoul), a BIC modification");

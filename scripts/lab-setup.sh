@@ -17,8 +17,7 @@
 #     iperf3, bpftrace, ethtool, tcpdump;
 #   - virtme-ng (pinned) in a venv, plus the Python libraries the analysis uses.
 #
-# Needs root for apt-get and for /lib/modules/<pinned version> (virtme-ng looks
-# for the guest's modules there).
+# Needs root for apt-get.  Writes nothing outside $LAB_CACHE but apt's.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -53,7 +52,7 @@ if [ "${1:-}" = "--print-env" ]; then
 	exit 0
 fi
 
-[ "$(id -u)" = 0 ] || die "run as root (apt-get and /lib/modules need it)"
+[ "$(id -u)" = 0 ] || die "run as root (apt-get needs it)"
 command -v apt-get >/dev/null || die "needs a Debian/Ubuntu host with apt-get"
 mkdir -p "$debs" "$tools"
 
@@ -89,7 +88,7 @@ fi
 # qemu and iproute2 from backports: QEMU 10 was the one verified with icount,
 # iproute2 >= 6.7 knows the tcp_usec_ts route feature.
 want_pkgs=(kmod iperf3 bpftrace ethtool tcpdump procps psmisc
-	   python3-venv xz-utils)
+	   python3-venv xz-utils busybox-static)
 want_bpo=(qemu-system-x86 iproute2)
 missing=()
 for p in "${want_pkgs[@]}"; do
@@ -170,14 +169,11 @@ if [ ! -f "$kroot/boot/vmlinuz-$LAB_KVER" ]; then
 	log "extracting kernel image $LAB_KVER"
 	extract_deb "$debs/linux-image-$LAB_KVER-unsigned_"*.deb "$kroot"
 fi
-# virtme-ng looks for the guest's modules under the host's /lib/modules.
-if [ ! -f "/lib/modules/$LAB_KVER/modules.dep" ] ||
-   [ ! -f "/lib/modules/$LAB_KVER/.lab-installed" ]; then
-	log "installing guest modules into /lib/modules/$LAB_KVER"
-	mkdir -p "/lib/modules/$LAB_KVER"
-	cp -a "$kroot/lib/modules/$LAB_KVER/." "/lib/modules/$LAB_KVER/"
-	depmod -a "$LAB_KVER"
-	touch "/lib/modules/$LAB_KVER/.lab-installed"
+# virtme-ng links the guest's /lib/modules/<version> to the image's own
+# lib/modules next to vmlinuz; it needs modules.dep there.
+if [ ! -f "$kroot/lib/modules/$LAB_KVER/modules.dep" ]; then
+	log "depmod for the guest modules"
+	depmod -b "$kroot" "$LAB_KVER"
 fi
 
 # pahole (v1.24, bookworm) runs from the cache with its own libdw/libelf.

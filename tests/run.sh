@@ -61,14 +61,15 @@ report() {
 # relay PREFIX RC FILE: re-emit a TAP stream renumbered into ours.  A
 # non-zero exit status without any failed line is itself a failure.
 relay() {
-	local prefix=$1 rc=$2 file=$3 line name any_fail=0 any=0
+	local prefix=$1 rc=$2 file=$3 line name neg any_fail=0 any=0
 	while IFS= read -r line; do
-		if [[ "$line" =~ ^(not\ )?ok\ [0-9]+(\ -)?\ ?(.*)$ ]]; then
-			name=${BASH_REMATCH[3]}
+		if [[ "$line" =~ ^(not\ )?ok(\ [0-9]+)?(\ -)?\ ?(.*)$ ]]; then
+			name=${BASH_REMATCH[4]}
+			neg=${BASH_REMATCH[1]}
 			any=1
 			if [[ "$name" =~ ^(.*)\ \#\ [Ss][Kk][Ii][Pp]\ ?(.*)$ ]]; then
 				report skip "$prefix${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
-			elif [ -n "${BASH_REMATCH[1]}" ]; then
+			elif [ -n "$neg" ]; then
 				any_fail=1
 				report fail "$prefix$name"
 			else

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The modules as a user meets them: loaded, listed, selectable by sysctl and
+# per socket, visible in ss, usable for a transfer, protected against unload
+# while in use.
+. "$LAB_TOP/tests/vm/lib.sh"
+
+ALGS="icc pert rapid"
+PY=python3
+SOCK=$LAB_TOP/tests/vm/cc_socket.py
+
+for cc in $ALGS; do
+	kt_check "tcp_$cc is listed in tcp_available_congestion_control" lab_cc_available "$cc"
+	kt_check "modinfo tcp_$cc has a description and license GPL" \
+		bash -c "modinfo $LAB_TOP/tcp_$cc.ko | grep -q '^description:' &&
+			 modinfo -F license $LAB_TOP/tcp_$cc.ko | grep -qx GPL"
+done
+
+# Unloading is refused while a socket uses the module, and works after.
+# (First, while no connection of this suite lingers in FIN_WAIT.)
+for cc in $ALGS; do
+	rm -f "$KT_TMP/ready"
+	$PY "$SOCK" --cc "$cc" --hold 2 --ready "$KT_TMP/ready" >/dev/null &
+	pid=$!
+	for _ in $(seq 1 50); do [ -f "$KT_TMP/ready" ] && break; sleep 0.1; done
+	kt_check_not "rmmod tcp_$cc is refused while a socket uses it" rmmod "tcp_$cc"
+	wait $pid
+	kt_check "rmmod tcp_$cc succeeds once the socket is closed" rmmod "tcp_$cc"
+	kt_check "insmod tcp_$cc again" insmod "$LAB_TOP/tcp_$cc.ko"
+done
+
+# The host default (init netns sysctl) switches to each module.
+for cc in $ALGS; do
+	sysctl -qw net.ipv4.tcp_congestion_control="$cc"
+	got=$($PY "$SOCK")
+	if [ "$got" = "$cc" ]; then
+		kt_ok "sysctl default $cc: a new socket uses $cc"
+	else
+		kt_fail "sysctl default $cc: a new socket uses '$got'"
+	fi
+done
+sysctl -qw net.ipv4.tcp_congestion_control=cubic
+
+# Another netns may pick a module as its default only once the host allows
+# it (tcp_allowed_congestion_control marks it non-restricted), as for any
+# in-tree module.
+ns=$(_lab_new_ns sys)
+allowed=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
+kt_check_not "a netns cannot default to icc before it is allowed" \
+	lab_ns "$ns" sysctl -qw net.ipv4.tcp_congestion_control=icc
+sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed $ALGS"
+for cc in $ALGS; do
+	lab_ns "$ns" sysctl -qw net.ipv4.tcp_congestion_control="$cc"
+	got=$(lab_ns "$ns" $PY "$SOCK")
+	[ "$got" = "$cc" ] && kt_ok "allowed: netns default $cc applies to new sockets" ||
+		kt_fail "allowed: netns default $cc applies to new sockets (got '$got')"
+done
+lab_ns "$ns" sysctl -qw net.ipv4.tcp_congestion_control=cubic
+rm -f "$KT_TMP/ready"
+runuser -u nobody -- $PY "$SOCK" --cc icc >"$KT_TMP/unpriv" 2>&1
+[ "$(cat "$KT_TMP/unpriv")" = icc ] && kt_ok "allowed: an unprivileged socket may select icc" ||
+	kt_fail "allowed: an unprivileged socket may select icc ($(cat "$KT_TMP/unpriv"))"
+sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed"
+runuser -u nobody -- $PY "$SOCK" --cc icc >/dev/null 2>&1
+[ $? = 3 ] && kt_ok "not allowed: an unprivileged socket may not select icc" ||
+	kt_fail "not allowed: an unprivileged socket may not select icc"
+
+# Per socket: setsockopt selects the module while the default stays cubic;
+# getsockopt and ss -ti both show it on a connected socket.
+lab_dumbbell --rtt 10 --rate 50mbit
+snd=${LAB_SND[0]}
+lab_ns "$snd" sysctl -qw net.ipv4.tcp_congestion_control=cubic
+lab_bg lab_ns "$LAB_RCV" $PY -c '
+import socket, time
+s = socket.socket(socket.AF_INET6); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("::", 5999)); s.listen(64)
+conns = []
+while True:
+    c, _ = s.accept(); conns.append(c)
+'
+sleep 0.5
+for cc in $ALGS; do
+	rm -f "$KT_TMP/ready"
+	lab_ns "$snd" $PY "$SOCK" --cc "$cc" --connect "$LAB_RCV4:5999" --hold 3 \
+		--ready "$KT_TMP/ready" >"$KT_TMP/get.$cc" &
+	pid=$!
+	for _ in $(seq 1 50); do [ -f "$KT_TMP/ready" ] && break; sleep 0.1; done
+	got=$(cat "$KT_TMP/get.$cc")
+	ssline=$(lab_ns "$snd" ss -tinH "dport = :5999" | tr '\n' ' ')
+	def=$(lab_ns "$snd" sysctl -n net.ipv4.tcp_congestion_control)
+	if [ "$got" = "$cc" ] && [ "$def" = cubic ]; then
+		kt_ok "setsockopt($cc): getsockopt says $cc, default still cubic"
+	else
+		kt_fail "setsockopt($cc): getsockopt says '$got', default '$def'"
+	fi
+	case " $ssline " in
+	*" $cc "*) kt_ok "ss -ti shows $cc on the connected socket" ;;
+	*) kt_fail "ss -ti shows $cc on the connected socket"; kt_diag "ss: $ssline" ;;
+	esac
+	wait $pid
+done
+
+# The same over IPv6.
+got=$(lab_ns "$snd" $PY "$SOCK" --cc icc --connect "[$LAB_RCV6]:5999")
+[ "$got" = icc ] && kt_ok "IPv6 socket connects with icc" || kt_fail "IPv6 socket connects with icc (got '$got')"
+
+# A transfer completes with each module through a netem path (loss too).
+lab_set_data_netem "loss 0.5%"
+port=5201
+for cc in $ALGS; do
+	lab_iperf_server "$LAB_RCV" $port
+	if lab_iperf "$snd" "$LAB_RCV4" $port 3 "$cc" "$KT_TMP/iperf.$cc.json"; then
+		mbit=$($PY -c "import json,sys; d=json.load(open(sys.argv[1])); print(round(d['end']['sum_received']['bits_per_second']/1e6, 1))" "$KT_TMP/iperf.$cc.json")
+		kt_cmp "iperf3 -C $cc through 50 Mbit/s, 10 ms, 0.5% loss moves data (Mbit/s)" "$mbit" ">" 1
+	else
+		kt_fail "iperf3 -C $cc through a netem path"
+		sed 's/^/#   /' "$KT_TMP/iperf.$cc.json" | tail -n 5
+	fi
+	port=$((port + 1))
+done
+
+kt_done

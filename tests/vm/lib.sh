@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# tests/vm/lib.sh - what every VM suite sources: kselftest-style TAP output
+# and the shared topology library (scripts/lab_topology.sh).  A suite is a
+# bash script run inside the lab kernel by tests/vm/guest-suite.sh; it
+# reports with kt_ok/kt_fail/kt_skip/kt_check and ends with kt_done.
+
+# shellcheck source=scripts/lab_topology.sh
+. "$LAB_TOP/scripts/lab_topology.sh"
+
+KT_N=0
+KT_FAILED=0
+KT_SUITE=${KT_SUITE:-$(basename "$0" .sh)}
+KT_TMP=$(mktemp -d /tmp/kt.XXXXXX)
+KSFT_PASS=0 KSFT_FAIL=1 KSFT_SKIP=4
+
+kt_ok() { KT_N=$((KT_N + 1)); echo "ok $KT_N - $KT_SUITE: $*"; }
+kt_fail() { KT_N=$((KT_N + 1)); KT_FAILED=$((KT_FAILED + 1)); echo "not ok $KT_N - $KT_SUITE: $*"; }
+kt_skip() { KT_N=$((KT_N + 1)); echo "ok $KT_N - $KT_SUITE: $1 # SKIP $2"; }
+kt_diag() { echo "# $*"; }
+
+# kt_check NAME CMD...: ok when CMD succeeds; on failure CMD's output is shown.
+kt_check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		kt_ok "$name"
+	else
+		kt_fail "$name"
+		printf '%s\n' "$out" | tail -n 15 | sed 's/^/#   /'
+	fi
+}
+
+# kt_check_not NAME CMD...: ok when CMD fails.
+kt_check_not() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		kt_fail "$name (unexpectedly succeeded)"
+		printf '%s\n' "$out" | tail -n 5 | sed 's/^/#   /'
+	else
+		kt_ok "$name"
+	fi
+}
+
+# kt_cmp NAME VALUE OP LIMIT: numeric comparison with awk (floats allowed),
+# OP one of < <= > >= ==; the values are printed either way.
+kt_cmp() {
+	local name=$1 v=$2 op=$3 lim=$4
+	if awk -v v="$v" -v l="$lim" "BEGIN { exit !(v $op l) }" 2>/dev/null && [ -n "$v" ]; then
+		kt_ok "$name ($v $op $lim)"
+	else
+		kt_fail "$name (got '${v}', want $op $lim)"
+	fi
+}
+
+kt_done() {
+	lab_cleanup
+	rm -rf "$KT_TMP"
+	[ $KT_FAILED = 0 ] && exit $KSFT_PASS
+	exit $KSFT_FAIL
+}
+
+# kt_mount_tracefs: tracefs at /sys/kernel/tracing.
+kt_mount_tracefs() {
+	[ -d /sys/kernel/tracing/events ] ||
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	[ -d /sys/kernel/tracing/events ]
+}
