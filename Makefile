@@ -34,7 +34,7 @@ KSRCS := tcp_icc.c tcp_pert.c tcp_rapid.c
 KHDRS := $(filter-out cc_pure.h,$(wildcard *.h)) cc_pure.h
 MODULES := $(KSRCS:.c=.ko)
 
-.PHONY: all modules setup matrix check unit test demo bench clean kdir-check
+.PHONY: all modules setup matrix check unit unit-build tools test demo bench clean kdir-check
 
 all: modules
 
@@ -91,7 +91,15 @@ build/unit/%: tests/unit/%.c $(wildcard *.h) tests/unit/tap.h
 	@mkdir -p $(@D)
 	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $< -lm
 
-unit-build: $(UNIT_BINS)
+# Offline tools built from the same pure headers.
+TOOLS := build/rapid-trace
+build/rapid-trace: scripts/rapid-trace.c $(wildcard *.h)
+	@mkdir -p $(@D)
+	$(UNIT_CC) -std=gnu11 -O2 -Wall -Wextra -Werror -I. -o $@ $<
+
+tools: $(TOOLS)
+
+unit-build: $(UNIT_BINS) $(TOOLS)
 
 unit: unit-build
 	@bash tests/run.sh --unit-only

@@ -23,11 +23,13 @@
  *
  * grows.  The excursion analysis finds those growing stretches:
  *
- *  1. an excursion starts at the first i with q_i < q_{i+1};
+ *  1. an excursion starts at the first i with q_i < q_{i+1} (by more than
+ *     a noise floor: 0 for ns clocks, see rapid_pc_noise());
  *  2. walking j = i+1, ..., with maxq = max over (i, j] of (q_k - q_i), it
  *     ends at the first j with q_j - q_i < maxq / F (F = 1.5);
  *  3. a valid excursion (j - i >= L, L = 5) marks E_k = R_k at every gap k in
- *     [i, j-1] with q_k < q_{k+1}; the search goes on from j;
+ *     [i, j-1] with q_k < q_{k+1} (same test as 1.); the search goes on
+ *     from j;
  *  4. an excursion that never ends (starts at l, reaches the last packet)
  *     sets E_k = R_l for every k >= l;
  *  5. every unmarked E_k is R_l (l of step 4), or the last rate when no
@@ -76,6 +78,15 @@
  *    keeps the net change.  0 disables it; the default (1 us) only catches
  *    gaps that 1500-byte packets cannot have below 12 Gbit/s.
  *
+ *  - Quantised stamps: "q increased" means by more than a noise floor,
+ *    the clocks' quantisation (snd_tick - 1) + (rcv_tick - 1) ns plus the
+ *    optional q_noise_ns.  It is 0 for ns clocks (PathChirp exactly as
+ *    above), 999 ns for a microsecond TSval against ns arrival times:
+ *    without it the TSval's sawtooth opens excursions that never end (in a
+ *    fluid model a no-trend stream read 14.9 instead of 24.1 Mbit/s).  The
+ *    price: a trend whose first delay step is below the floor is seen one
+ *    packet later (at most one more rate step).
+ *
  *  - Clocks: send and receive timestamps are counters of any width from 16
  *    to 64 bits (e.g. a 32-bit TCP TSval in microseconds with tcp_usec_ts, or
  *    64-bit ktime ns) with a tick length in ns; offsets from packet 0 are
@@ -85,9 +96,10 @@
  *
  * Memory: struct rapid_pc_obs keeps one p-stream as u32 offsets from
  * packet 0 (units 2^shift ns; shift grows when a stream spans more than
- * 4.29 s) and u16 payload sizes: about 1.3 KB for RAPID_PSTREAM_MAX = 128
- * (RAPID_PC_OBS_SIZE_MAX checks the bound).  The estimator needs about 300
- * bytes of stack and runs in O(n).
+ * 4.29 s) and u16 payload sizes: 1336 bytes on x86_64 for
+ * RAPID_PSTREAM_MAX = 128 (RAPID_PC_OBS_SIZE_MAX bounds it).  The estimator
+ * needs about 400 bytes of stack and runs in O(n); D is rounded down, by at
+ * most 3 bytes/s.
  *
  * Overflow bounds: offsets <= RAPID_PC_SPAN_MAX_NS = 2^38 ns (275 s), so
  * |q| < 2^33; payload < 2^16 bytes, so R_k <= 65535 * 10^9 < 2^46; the
@@ -145,6 +157,8 @@
 /* Receive gaps below this are coalesced (ns); 0 = off; at most 1 ms. */
 #define RAPID_PC_RECV_GAP_MIN_NS_DEFAULT	1000
 #define RAPID_PC_RECV_GAP_MIN_NS_MAX		1000000
+/* Largest extra noise floor for "delay increased" (ns): 1 ms */
+#define RAPID_PC_Q_NOISE_NS_MAX	1000000
 /* Fewer packets than this give no estimate; at least 2 (one gap). */
 #define RAPID_PC_MIN_PKTS_DEFAULT	3
 /* Longest p-stream, send or receive side, from packet 0 (ns): 275 s. */
@@ -193,6 +207,7 @@ struct rapid_pc_params {
 	u32 min_excursion;	/* L in gaps, [1, RAPID_PSTREAM_MAX] */
 	u32 recv_gap_min_ns;	/* coalescing threshold (ns), 0 = off, <= 1 ms */
 	u32 min_pkts;		/* packets needed, [2, RAPID_PSTREAM_MAX] */
+	u32 q_noise_ns;		/* extra delay noise floor (ns), <= 1 ms */
 };
 
 /*
@@ -304,6 +319,7 @@ static inline void rapid_pc_params_init(struct rapid_pc_params *p)
 	p->min_excursion = RAPID_PC_L_DEFAULT;
 	p->recv_gap_min_ns = RAPID_PC_RECV_GAP_MIN_NS_DEFAULT;
 	p->min_pkts = RAPID_PC_MIN_PKTS_DEFAULT;
+	p->q_noise_ns = 0;
 }
 
 static inline bool rapid_pc_params_valid(const struct rapid_pc_params *p)
@@ -312,6 +328,7 @@ static inline bool rapid_pc_params_valid(const struct rapid_pc_params *p)
 	       p->min_excursion >= 1 &&
 	       p->min_excursion <= RAPID_PSTREAM_MAX &&
 	       p->recv_gap_min_ns <= RAPID_PC_RECV_GAP_MIN_NS_MAX &&
+	       p->q_noise_ns <= RAPID_PC_Q_NOISE_NS_MAX &&
 	       p->min_pkts >= 2 && p->min_pkts <= RAPID_PSTREAM_MAX;
 }
 
@@ -437,6 +454,17 @@ static inline int rapid_pc_obs_add(struct rapid_pc_obs *o, u32 idx, u64 snd,
 }
 
 /*
+ * Stop recording (e.g. the caller learnt that packet n was lost): the
+ * packets recorded so far are the prefix that rapid_pc_estimate() uses.
+ * @why is a RAPID_PC_STOP_* bit; an already stopped stream keeps its reason.
+ */
+static inline void rapid_pc_obs_stop(struct rapid_pc_obs *o, u8 why)
+{
+	if (!o->stop)
+		o->stop = why ? why : RAPID_PC_STOP_LOSS;
+}
+
+/*
  * Record a whole p-stream given as an array in send order (packet k at
  * index k).  A packet flagged lost or reordered stops the recording there.
  */
@@ -446,19 +474,15 @@ static inline void rapid_pc_obs_load(struct rapid_pc_obs *o,
 	u32 k;
 
 	for (k = 0; k < n && !o->stop; k++) {
-		if (pkts[k].flags & RAPID_PC_PKT_LOST) {
-			o->stop = RAPID_PC_STOP_LOSS;
-			break;
-		}
-		if (pkts[k].flags & RAPID_PC_PKT_REORDERED) {
-			o->stop = RAPID_PC_STOP_REORDER;
-			break;
-		}
-		if (k >= RAPID_PSTREAM_MAX) {
-			o->stop = RAPID_PC_STOP_FULL;
-			break;
-		}
-		rapid_pc_obs_add(o, k, pkts[k].snd, pkts[k].rcv, pkts[k].bytes);
+		if (pkts[k].flags & RAPID_PC_PKT_LOST)
+			rapid_pc_obs_stop(o, RAPID_PC_STOP_LOSS);
+		else if (pkts[k].flags & RAPID_PC_PKT_REORDERED)
+			rapid_pc_obs_stop(o, RAPID_PC_STOP_REORDER);
+		else if (k >= RAPID_PSTREAM_MAX)
+			rapid_pc_obs_stop(o, RAPID_PC_STOP_FULL);
+		else
+			rapid_pc_obs_add(o, k, pkts[k].snd, pkts[k].rcv,
+					 pkts[k].bytes);
 	}
 }
 
@@ -560,11 +584,29 @@ static inline bool rapid_pc_marked(const u64 *map, u32 k)
 }
 
 /*
+ * Noise floor of "the delay increased" (2^shift ns): q_{k+1} - q_k must
+ * exceed it.  Stamps quantised to ticks make q jitter by up to
+ * (snd_tick - 1) + (rcv_tick - 1) ns between packets (999 ns with a
+ * microsecond TSval), which would otherwise open false excursions that
+ * never end (the jitter stays within maxq / F).  Plus the optional
+ * q_noise_ns.  0 for ns clocks with q_noise_ns 0: PathChirp's q_i < q_{i+1}.
+ */
+static inline s64 rapid_pc_noise(const struct rapid_pc_obs *o,
+				 const struct rapid_pc_params *p)
+{
+	u64 ns = (u64)p->q_noise_ns + (o->snd_clk.tick_ns - 1) +
+		 (o->rcv_clk.tick_ns - 1);
+
+	return (s64)(ns >> o->shift);
+}
+
+/*
  * PathChirp's excursion walk (steps 1-5 of the header comment) over packets
  * 0..n-1.  Fills res->marked, res->excursions and res->open_start.
  */
 static inline void rapid_pc_find_excursions(const struct rapid_pc_ctx *c,
 					    u32 n, u32 f_milli, u32 min_len,
+					    s64 noise,
 					    struct rapid_pc_result *res)
 {
 	u32 i = 0, j, k;
@@ -573,7 +615,7 @@ static inline void rapid_pc_find_excursions(const struct rapid_pc_ctx *c,
 		s64 qi = rapid_pc_q(c, i), maxq = 0;
 		bool ended = false;
 
-		if (qi >= rapid_pc_q(c, i + 1)) {
+		if (rapid_pc_q(c, i + 1) - qi <= noise) {
 			i++;
 			continue;
 		}
@@ -595,7 +637,7 @@ static inline void rapid_pc_find_excursions(const struct rapid_pc_ctx *c,
 		if (j - i >= min_len) {
 			res->excursions++;
 			for (k = i; k < j; k++)
-				if (rapid_pc_q(c, k) < rapid_pc_q(c, k + 1))
+				if (rapid_pc_q(c, k + 1) - rapid_pc_q(c, k) > noise)
 					rapid_pc_mark(res->marked, k);
 		}
 		i = j;
@@ -634,7 +676,8 @@ static inline int rapid_pc_estimate(const struct rapid_pc_obs *o,
 
 	c.o = o;
 	res->coalesced = (u8)rapid_pc_find_groups(&c, n, p->recv_gap_min_ns);
-	rapid_pc_find_excursions(&c, n, p->f_milli, p->min_excursion, res);
+	rapid_pc_find_excursions(&c, n, p->f_milli, p->min_excursion,
+				 rapid_pc_noise(o, p), res);
 
 	l = res->open_start;
 	x = l != RAPID_PC_NONE ? l : n - 2;
@@ -659,7 +702,7 @@ static inline int rapid_pc_estimate(const struct rapid_pc_obs *o,
 	res->pathchirp = d;
 
 	if (l == 0) {
-		res->abest = res->first_rate / 2 ? res->first_rate / 2 : 1;
+		res->abest = res->first_rate >> 1 ? res->first_rate >> 1 : 1;
 		res->rule = RAPID_PC_RULE_EARLY_TREND;
 	} else if (!res->excursions && (l == RAPID_PC_NONE || l == n - 2)) {
 		res->abest = res->last_rate;

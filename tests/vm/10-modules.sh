@@ -30,25 +30,18 @@ for cc in $ALGS; do
 	kt_check "insmod tcp_$cc again" insmod "$LAB_TOP/tcp_$cc.ko"
 done
 
-# The host default (init netns sysctl) switches to each module.
-for cc in $ALGS; do
-	sysctl -qw net.ipv4.tcp_congestion_control="$cc"
-	got=$($PY "$SOCK")
-	if [ "$got" = "$cc" ]; then
-		kt_ok "sysctl default $cc: a new socket uses $cc"
-	else
-		kt_fail "sysctl default $cc: a new socket uses '$got'"
-	fi
-done
-sysctl -qw net.ipv4.tcp_congestion_control=cubic
-
 # Another netns may pick a module as its default only once the host allows
 # it (tcp_allowed_congestion_control marks it non-restricted), as for any
 # in-tree module.
+# (Freshly inserted modules; setting the host default would also mark an
+# algorithm allowed, so this comes first.)
 ns=$(_lab_new_ns sys)
 allowed=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
 kt_check_not "a netns cannot default to icc before it is allowed" \
 	lab_ns "$ns" sysctl -qw net.ipv4.tcp_congestion_control=icc
+runuser -u nobody -- $PY "$SOCK" --cc icc >/dev/null 2>&1
+[ $? = 3 ] && kt_ok "not allowed: an unprivileged socket may not select icc" ||
+	kt_fail "not allowed: an unprivileged socket may not select icc"
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed $ALGS"
 for cc in $ALGS; do
 	lab_ns "$ns" sysctl -qw net.ipv4.tcp_congestion_control="$cc"
@@ -62,22 +55,37 @@ runuser -u nobody -- $PY "$SOCK" --cc icc >"$KT_TMP/unpriv" 2>&1
 [ "$(cat "$KT_TMP/unpriv")" = icc ] && kt_ok "allowed: an unprivileged socket may select icc" ||
 	kt_fail "allowed: an unprivileged socket may select icc ($(cat "$KT_TMP/unpriv"))"
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed"
-runuser -u nobody -- $PY "$SOCK" --cc icc >/dev/null 2>&1
-[ $? = 3 ] && kt_ok "not allowed: an unprivileged socket may not select icc" ||
-	kt_fail "not allowed: an unprivileged socket may not select icc"
+
+# The host default (init netns sysctl) switches to each module.
+for cc in $ALGS; do
+	sysctl -qw net.ipv4.tcp_congestion_control="$cc"
+	got=$($PY "$SOCK")
+	if [ "$got" = "$cc" ]; then
+		kt_ok "sysctl default $cc: a new socket uses $cc"
+	else
+		kt_fail "sysctl default $cc: a new socket uses '$got'"
+	fi
+done
+sysctl -qw net.ipv4.tcp_congestion_control=cubic
 
 # Per socket: setsockopt selects the module while the default stays cubic;
 # getsockopt and ss -ti both show it on a connected socket.
 lab_dumbbell --rtt 10 --rate 50mbit
 snd=${LAB_SND[0]}
 lab_ns "$snd" sysctl -qw net.ipv4.tcp_congestion_control=cubic
+# A sink that closes each connection when its client does, so that no
+# sender socket lingers in FIN_WAIT2 holding a module reference.
 lab_bg lab_ns "$LAB_RCV" $PY -c '
-import socket, time
+import socket, threading
+def sink(c):
+    while c.recv(65536):
+        pass
+    c.close()
 s = socket.socket(socket.AF_INET6); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("::", 5999)); s.listen(64)
-conns = []
 while True:
-    c, _ = s.accept(); conns.append(c)
+    c, _ = s.accept()
+    threading.Thread(target=sink, args=(c,), daemon=True).start()
 '
 sleep 0.5
 for cc in $ALGS; do
@@ -104,6 +112,11 @@ done
 # The same over IPv6.
 got=$(lab_ns "$snd" $PY "$SOCK" --cc icc --connect "[$LAB_RCV6]:5999")
 [ "$got" = icc ] && kt_ok "IPv6 socket connects with icc" || kt_fail "IPv6 socket connects with icc (got '$got')"
+
+# Nothing of the above still holds a module.
+sleep 1
+kt_check "no connection of this suite holds a module any more" \
+	bash -c "! ip netns exec $snd ss -tniH | grep -qE ' (icc|pert|rapid) '"
 
 # A transfer completes with each module through a netem path (loss too).
 lab_set_data_netem "loss 0.5%"

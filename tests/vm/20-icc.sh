@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ICC in the kernel: its parameters are bounded, its window grows and backs
+# off as the seed says (by b = 0.125 above low_window, by half below it),
+# and ss -ti shows its state.  Reno runs through the same path as the
+# control that shows the check can tell a halving from ICC's decrease.
+. "$LAB_TOP/tests/vm/lib.sh"
+
+P=/sys/module/tcp_icc/parameters
+PY=python3
+
+# --- parameters: out-of-range values are refused with a message -------------
+kt_check "rmmod tcp_icc (nothing uses it yet)" rmmod tcp_icc
+kt_check_not "insmod tcp_icc b_milli=0 is refused" insmod "$LAB_TOP/tcp_icc.ko" b_milli=0
+kt_check "the refusal names the parameter in the kernel log" \
+	bash -c "dmesg | tail -n 5 | grep -q b_milli"
+kt_check_not "insmod tcp_icc smax=0 is refused" insmod "$LAB_TOP/tcp_icc.ko" smax=0
+kt_check "insmod tcp_icc with valid parameters" insmod "$LAB_TOP/tcp_icc.ko" b_milli=125 a=2
+kt_check_not "writing b_milli=501 is refused" bash -c "echo 501 > $P/b_milli"
+kt_check_not "writing a=1 is refused" bash -c "echo 1 > $P/a"
+kt_check_not "writing smin_milli above smax*1000 is refused" bash -c "echo 33000 > $P/smin_milli"
+kt_check_not "writing low_window=1 is refused" bash -c "echo 1 > $P/low_window"
+kt_check "b_milli still 125 after the refused writes" grep -qx 125 "$P/b_milli"
+kt_check "writing smax=64 is accepted" bash -c "echo 64 > $P/smax && grep -qx 64 $P/smax"
+echo 32 >"$P/smax"
+
+# --- behaviour: decreases observed through tcp:tcp_probe --------------------
+kt_mount_tracefs || { kt_fail "tracefs mounts"; kt_done; }
+T=/sys/kernel/tracing
+lab_dumbbell --rate 50mbit --rtt 20 --buffer 60 --loss 0.05%
+snd=${LAB_SND[0]}
+
+# run_probe CC PORT SECONDS: one iperf3 flow, its tcp_probe trace in $KT_TMP/CC.trace
+run_probe() {
+	local cc=$1 port=$2 secs=$3
+	echo 0 >"$T/tracing_on"
+	echo >"$T/trace"
+	echo "dport == $port" >"$T/events/tcp/tcp_probe/filter"
+	echo 1 >"$T/events/tcp/tcp_probe/enable"
+	echo 1 >"$T/tracing_on"
+	lab_iperf_server "$LAB_RCV" "$port"
+	lab_iperf "$snd" "$LAB_RCV4" "$port" "$secs" "$cc" "$KT_TMP/$cc.json" &
+	local ipid=$!
+	sleep $((secs / 2))
+	lab_ns "$snd" ss -tinH "dport = :$port" >"$KT_TMP/$cc.ss"
+	wait $ipid
+	echo 0 >"$T/tracing_on"
+	echo 0 >"$T/events/tcp/tcp_probe/enable"
+	cat "$T/trace" >"$KT_TMP/$cc.trace"
+	$PY "$LAB_TOP/scripts/tcp_probe.py" decreases "$KT_TMP/$cc.trace" \
+		--dport "$port" --min-cwnd 20 >"$KT_TMP/$cc.dec"
+}
+
+field() { $PY -c "import json,sys; v=json.load(open(sys.argv[1]))[sys.argv[2]]; print('' if v is None else round(v, 3) if isinstance(v, float) else v)" "$1" "$2"; }
+
+run_probe icc 5301 12
+run_probe reno 5302 12
+for cc in icc reno; do
+	kt_diag "$cc: $(head -c 400 "$KT_TMP/$cc.dec")"
+done
+
+n_icc=$(field "$KT_TMP/icc.dec" decreases)
+kt_cmp "icc: window decreases were observed (loss episodes)" "$n_icc" ">=" 2
+kt_cmp "icc: median decrease ssthresh/cwnd is 1-b (0.875)" "$(field "$KT_TMP/icc.dec" median_ratio)" ">=" 0.84
+kt_cmp "icc: median decrease is not deeper than 1-b" "$(field "$KT_TMP/icc.dec" median_ratio)" "<=" 0.9
+kt_cmp "reno control: median decrease is a halving" "$(field "$KT_TMP/reno.dec" median_ratio)" "<=" 0.55
+kt_cmp "icc: window grew well past its decreases (max cwnd, packets)" "$(field "$KT_TMP/icc.dec" max_cwnd)" ">" 40
+
+# ss -ti shows ICC's state (bbr_info layout: mrtt carries Wmax in packets).
+if grep -q "icc" "$KT_TMP/icc.ss" && grep -q "bbr:(bw:" "$KT_TMP/icc.ss"; then
+	wmax=$(grep -o 'mrtt:[0-9.]*' "$KT_TMP/icc.ss" | head -1 | cut -d: -f2)
+	kt_cmp "ss -ti shows icc's Wmax (mrtt: field, packets)" "$wmax" ">" 0
+else
+	kt_fail "ss -ti shows icc's state"
+	kt_diag "$(cat "$KT_TMP/icc.ss")"
+fi
+
+# Below low_window ICC is Reno: with low_window above any window the flow
+# reaches, losses halve the window.
+echo 100000 >"$P/low_window"
+run_probe icc 5303 12
+echo 14 >"$P/low_window"
+kt_diag "icc (low_window=100000): $(head -c 300 "$KT_TMP/icc.dec")"
+kt_cmp "icc below low_window: median decrease is a halving" "$(field "$KT_TMP/icc.dec" median_ratio)" "<=" 0.55
+
+kt_done
