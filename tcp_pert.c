@@ -1,36 +1,512 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PLACEHOLDER, NOT PERT YET.
+ * PERT: Probabilistic Early Response TCP, with the adaptive increase and
+ * decrease that let it compete with loss-based TCP.
  *
- * This registers "pert" with Reno's behaviour (tcp_reno_cong_avoid,
- * tcp_reno_ssthresh, tcp_reno_undo_cwnd) so that the build, the lab VM and
- * the tests can be exercised end to end.  The real algorithm replaces this
- * file in its own issue.
+ * PERT is a delay-based congestion control that emulates an AQM router from
+ * the end host.  Its congestion signal is the queueing delay it estimates
+ * from RTT samples; its response is the one RED/ECN would give, made
+ * probabilistic so that the false positives of the delay signal cost little:
+ *
+ *   srtt  <- 0.99 srtt + 0.01 rtt                 (every RTT sample)
+ *   curq   = srtt - min_rtt                       (queueing delay)
+ *   maxq   = max(10 ms, max_rtt - min_rtt)        (largest queue seen)
+ *
+ *   p(curq): 0 below T1 = 5 ms, linear to pmax = 0.05 at T2 = 10 ms, then
+ *            "gentle" linear to 1 at T3 = max(2 T2, 0.65 (max - min))
+ *
+ *        1 |                        ______
+ *          |                      /
+ *          |                   /
+ *     pmax |             .  /
+ *          |          .
+ *        0 |______.____________________ curq
+ *              T1    T2          T3
+ *
+ * In congestion avoidance, each ACK draws a response with probability p, at
+ * most one per RTT (early or loss):  cwnd <- (1 - beta) cwnd, with
+ *
+ *   beta = curq / (curq + maxq),  clamped to [1/8, 1/2]
+ *
+ * the largest decrease that keeps the bottleneck busy when curq of buffer
+ * is in use.  Packet losses take the same beta, so a loss that comes with
+ * an empty queue (a random, non-congestion loss) costs only 1/8 of the
+ * window.  The window grows by alpha packets per RTT (alpha / cwnd per
+ * ACKed packet); slow start is Reno's.
+ *
+ * alpha adapts in three regions of curq, at most once per 5 srtt and after
+ * a full window of ACKs in one region:
+ *
+ *   curq <= T1             high speed   alpha = min(alpha + 0.5, 32)
+ *   T1 < curq < maxq / 2   safe         alpha = max(0.9 alpha, 1)
+ *   curq >= maxq / 2       compete      alpha = min(alpha + 0.1, target, 32)
+ *
+ * where, by equating the throughputs of TCP (loss rate p) and PERT (loss
+ * rate p plus early-response rate p'), target = 1 + p'/p (ramping up from 1
+ * at maxq / 2 to 1 + p'/p at 0.65 maxq).  p and p' are TFRC-style (RFC
+ * 5348) weighted averages of the last 8 intervals between loss events and
+ * between early responses.  A window of ACKs that mixes regions decays
+ * alpha like the safe region.
+ *
+ * The papers:
+ *   S. Bhandarkar, A. L. N. Reddy, Y. Zhang, D. Loguinov, "Emulating AQM
+ *   from End Hosts", ACM SIGCOMM 2007.
+ *   K. Kotla and A. L. N. Reddy, "Making a Delay-based Protocol Adaptive to
+ *   Heterogeneous Environments", IWQoS 2008.
+ *
+ * All arithmetic is in pert_math.h (integers only, unit-tested in
+ * userspace).  docs/pert.md gives the parameters, the ageing of min/max
+ * RTT, the get_info mapping for `ss -ti` and every deviation from the
+ * papers and from the ns-3 port.
+ *
+ * Needs from the stack: RTT samples on ACKs (any Linux TCP), no pacing, no
+ * qdisc.  The two loss-interval rings do not fit in the congestion-control
+ * private area and are allocated per socket; without them (allocation
+ * failure) PERT runs as base PERT: fixed alpha = 1, adaptive beta.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/inet_diag.h>
+#include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/random.h>
+#include <linux/slab.h>
 #include <net/tcp.h>
 
-static struct tcp_congestion_ops tcp_pert_placeholder __read_mostly = {
-	.ssthresh	= tcp_reno_ssthresh,
-	.cong_avoid	= tcp_reno_cong_avoid,
-	.undo_cwnd	= tcp_reno_undo_cwnd,
+#include "pert_math.h"
+
+/* Per-socket memory outside the private area: p (losses), p' (responses) */
+struct pert_history {
+	struct pert_li loss;	/* intervals between loss events, packets */
+	struct pert_li early;	/* intervals between early responses, packets */
+};
+
+struct pert {
+	u64	srtt_scaled;	/* PERT srtt, us << PERT_SRTT_SHIFT; 0: none */
+	struct pert_history *hist;	/* loss intervals; NULL: base PERT */
+	struct pert_rtt_win rtt;	/* windowed min/max RTT, us */
+	struct pert_phase phase;	/* region, ACK count, alpha cadence */
+	u32	alpha;		/* increase per RTT, 1/1024 packet */
+	u32	ai_acc;		/* additive-increase remainder, 1/1024 pkt */
+	u32	prob;		/* early-response probability, 1/65536 */
+	u32	curq_us;	/* queueing delay srtt - min_rtt, us */
+	u32	maxq_us;	/* max(min_maxq, max_rtt - min_rtt), us */
+	u32	resp_seq;	/* snd_nxt at the last response */
+	u32	resp_us;	/* time of the last response, us */
+	u32	responses;	/* early responses so far */
+	u32	loss_cwnd;	/* cwnd before the last loss response, packets */
+	u8	responded:1,	/* resp_seq and resp_us are valid */
+		degraded:1,	/* no loss-interval memory: base PERT */
+		unused:6;
+};
+
+/*
+ * Range-checked module parameters.  Every tunable uses pert_param_ops: the
+ * setter checks the new value together with the current others through
+ * pert_param_bounds() / pert_params_valid() (so T1 < T2 and beta_min <=
+ * beta_max always hold) and refuses it with a message otherwise.  Setters
+ * run under the module's parameter lock, so the cross-checks cannot race;
+ * readers see one consistent value of each parameter.  At load time the
+ * parameters are set in command-line order: raise t2_us before t1_us.
+ */
+static unsigned int pert_t1_us __read_mostly = PERT_DEF_T1_US;
+static unsigned int pert_t2_us __read_mostly = PERT_DEF_T2_US;
+static unsigned int pert_t3_pct __read_mostly = PERT_DEF_T3_PCT;
+static unsigned int pert_pmax_permille __read_mostly = PERT_DEF_PMAX_PERMILLE;
+static unsigned int pert_min_maxq_us __read_mostly = PERT_DEF_MIN_MAXQ_US;
+static unsigned int pert_compete_pct __read_mostly = PERT_DEF_COMPETE_PCT;
+static unsigned int pert_alpha_max __read_mostly = PERT_DEF_ALPHA_MAX;
+static unsigned int pert_beta_min __read_mostly = PERT_DEF_BETA_MIN;
+static unsigned int pert_beta_max __read_mostly = PERT_DEF_BETA_MAX;
+static unsigned int pert_phase_srtts __read_mostly = PERT_DEF_PHASE_SRTTS;
+static unsigned int pert_min_rtt_win_ms __read_mostly = PERT_DEF_MIN_RTT_WIN_MS;
+static unsigned int pert_max_rtt_win_ms __read_mostly = PERT_DEF_MAX_RTT_WIN_MS;
+
+static void pert_params_load(struct pert_params *p)
+{
+	p->t1_us = READ_ONCE(pert_t1_us);
+	p->t2_us = READ_ONCE(pert_t2_us);
+	p->t3_pct = READ_ONCE(pert_t3_pct);
+	p->pmax_permille = READ_ONCE(pert_pmax_permille);
+	p->min_maxq_us = READ_ONCE(pert_min_maxq_us);
+	p->compete_pct = READ_ONCE(pert_compete_pct);
+	p->alpha_max = READ_ONCE(pert_alpha_max);
+	p->beta_min = READ_ONCE(pert_beta_min);
+	p->beta_max = READ_ONCE(pert_beta_max);
+	p->phase_srtts = READ_ONCE(pert_phase_srtts);
+	p->min_rtt_win_ms = READ_ONCE(pert_min_rtt_win_ms);
+	p->max_rtt_win_ms = READ_ONCE(pert_max_rtt_win_ms);
+}
+
+struct pert_param_desc {
+	unsigned int	*val;	/* the variable behind the parameter */
+	enum pert_param	which;	/* its index for pert_param_bounds() */
+	const char	*unit;	/* for the refusal message */
+};
+
+static const struct pert_param_desc pert_param_descs[] = {
+	{ &pert_t1_us,		PERT_PARAM_T1_US,		"us" },
+	{ &pert_t2_us,		PERT_PARAM_T2_US,		"us" },
+	{ &pert_t3_pct,		PERT_PARAM_T3_PCT,		"%" },
+	{ &pert_pmax_permille,	PERT_PARAM_PMAX_PERMILLE,	"1/1000" },
+	{ &pert_min_maxq_us,	PERT_PARAM_MIN_MAXQ_US,		"us" },
+	{ &pert_compete_pct,	PERT_PARAM_COMPETE_PCT,		"% of maxq" },
+	{ &pert_alpha_max,	PERT_PARAM_ALPHA_MAX,		"packets/RTT" },
+	{ &pert_beta_min,	PERT_PARAM_BETA_MIN,		"1/1024" },
+	{ &pert_beta_max,	PERT_PARAM_BETA_MAX,		"1/1024" },
+	{ &pert_phase_srtts,	PERT_PARAM_PHASE_SRTTS,		"srtt" },
+	{ &pert_min_rtt_win_ms,	PERT_PARAM_MIN_RTT_WIN_MS,	"ms" },
+	{ &pert_max_rtt_win_ms,	PERT_PARAM_MAX_RTT_WIN_MS,	"ms" },
+};
+
+static int pert_param_set(const char *val, const struct kernel_param *kp)
+{
+	const struct pert_param_desc *d = NULL;
+	struct pert_params p;
+	unsigned int v;
+	u32 lo, hi;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(pert_param_descs); i++)
+		if (pert_param_descs[i].val == kp->arg)
+			d = &pert_param_descs[i];
+	if (!d)
+		return -EINVAL;
+
+	ret = kstrtouint(val, 0, &v);
+	if (ret) {
+		pr_warn("%s: not an unsigned integer\n", kp->name);
+		return ret;
+	}
+
+	pert_params_load(&p);
+	pert_param_bounds(d->which, &p, &lo, &hi);
+	pert_param_store(&p, d->which, v);
+	if (v < lo || v > hi || !pert_params_valid(&p)) {
+		pr_warn("%s=%u refused: must be in [%u, %u] %s\n",
+			kp->name, v, lo, hi, d->unit);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*d->val, v);
+	return 0;
+}
+
+static const struct kernel_param_ops pert_param_ops = {
+	.set = pert_param_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(t1_us, &pert_param_ops, &pert_t1_us, 0644);
+MODULE_PARM_DESC(t1_us, "RED min threshold T1 on queueing delay, us [100, t2_us - 1] (5000)");
+module_param_cb(t2_us, &pert_param_ops, &pert_t2_us, 0644);
+MODULE_PARM_DESC(t2_us, "RED max threshold T2 on queueing delay, us [t1_us + 1, 2000000] (10000)");
+module_param_cb(t3_pct, &pert_param_ops, &pert_t3_pct, 0644);
+MODULE_PARM_DESC(t3_pct, "T3 = max(2 T2, t3_pct% of max_rtt - min_rtt), % [10, 100] (65)");
+module_param_cb(pmax_permille, &pert_param_ops, &pert_pmax_permille, 0644);
+MODULE_PARM_DESC(pmax_permille, "response probability at T2, 1/1000 [1, 1000] (50)");
+module_param_cb(min_maxq_us, &pert_param_ops, &pert_min_maxq_us, 0644);
+MODULE_PARM_DESC(min_maxq_us, "floor of maxq, us [1000, 1000000] (10000)");
+module_param_cb(compete_pct, &pert_param_ops, &pert_compete_pct, 0644);
+MODULE_PARM_DESC(compete_pct, "compete region from this share of maxq, % [10, 60] (50)");
+module_param_cb(alpha_max, &pert_param_ops, &pert_alpha_max, 0644);
+MODULE_PARM_DESC(alpha_max, "upper bound of alpha, packets per RTT [1, 64] (32)");
+module_param_cb(beta_min, &pert_param_ops, &pert_beta_min, 0644);
+MODULE_PARM_DESC(beta_min, "lower bound of beta, 1/1024 [16, beta_max] (128)");
+module_param_cb(beta_max, &pert_param_ops, &pert_beta_max, 0644);
+MODULE_PARM_DESC(beta_max, "upper bound of beta, 1/1024 [beta_min, 512] (512)");
+module_param_cb(phase_srtts, &pert_param_ops, &pert_phase_srtts, 0644);
+MODULE_PARM_DESC(phase_srtts, "alpha changes at most once per this many srtt [1, 100] (5)");
+module_param_cb(min_rtt_win_ms, &pert_param_ops, &pert_min_rtt_win_ms, 0644);
+MODULE_PARM_DESC(min_rtt_win_ms, "min_rtt ageing window, ms [1000, 600000] (20000)");
+module_param_cb(max_rtt_win_ms, &pert_param_ops, &pert_max_rtt_win_ms, 0644);
+MODULE_PARM_DESC(max_rtt_win_ms, "max_rtt ageing window, ms [1000, 600000] (120000)");
+
+/* The clock of every PERT timestamp: TCP's per-packet us clock, 32 bits. */
+static u32 pert_now_us(const struct tcp_sock *tp)
+{
+	return (u32)tp->tcp_mstamp;
+}
+
+static u32 pert_srtt(const struct pert *ca)
+{
+	return pert_srtt_us(ca->srtt_scaled);
+}
+
+static void pert_init(struct sock *sk)
+{
+	struct pert *ca = inet_csk_ca(sk);
+	u32 now = pert_now_us(tcp_sk(sk));
+
+	ca->srtt_scaled = 0;
+	pert_win_reset(&ca->rtt, now);
+	pert_phase_reset(&ca->phase, now);
+	ca->alpha = PERT_ALPHA_ONE;
+	ca->ai_acc = 0;
+	ca->prob = 0;
+	ca->curq_us = 0;
+	ca->maxq_us = 0;
+	ca->resp_seq = 0;
+	ca->resp_us = 0;
+	ca->responses = 0;
+	ca->loss_cwnd = 0;
+	ca->responded = 0;
+
+	/* Like tcp_cdg: no sleeping, no warning; base PERT without it. */
+	ca->hist = kzalloc(sizeof(*ca->hist), GFP_NOWAIT | __GFP_NOWARN);
+	ca->degraded = !ca->hist;
+	if (ca->hist) {
+		pert_li_reset(&ca->hist->loss);
+		pert_li_reset(&ca->hist->early);
+	}
+}
+
+static void pert_release(struct sock *sk)
+{
+	struct pert *ca = inet_csk_ca(sk);
+
+	kfree(ca->hist);
+	ca->hist = NULL;
+}
+
+/* A response (early or loss) opens a window of one RTT without another. */
+static void pert_mark_response(const struct tcp_sock *tp, struct pert *ca)
+{
+	ca->resp_seq = tp->snd_nxt;
+	ca->resp_us = pert_now_us(tp);
+	ca->responded = 1;
+}
+
+/* srtt, min/max RTT, then curq, maxq and the response probability. */
+static void pert_update_signal(struct pert *ca, s32 rtt_us, u32 now,
+			       const struct pert_params *p)
+{
+	u32 min_us, max_us, t3;
+
+	if (rtt_us >= 0) {
+		ca->srtt_scaled = pert_srtt_update(ca->srtt_scaled, rtt_us);
+		pert_win_update(&ca->rtt, rtt_us, now,
+				p->min_rtt_win_ms * PERT_USEC_PER_MSEC,
+				p->max_rtt_win_ms * PERT_USEC_PER_MSEC);
+	}
+	if (!ca->srtt_scaled)
+		return;
+
+	min_us = pert_win_min(&ca->rtt);
+	max_us = pert_win_max(&ca->rtt);
+	t3 = pert_t3_us(p->t2_us, min_us, max_us, p->t3_pct);
+	ca->curq_us = pert_curq_us(pert_srtt(ca), min_us);
+	ca->maxq_us = pert_maxq_us(min_us, max_us, p->min_maxq_us);
+	ca->prob = pert_response_prob(ca->curq_us, p->t1_us, p->t2_us, t3,
+				      pert_pmax_prob(p->pmax_permille));
+}
+
+/* The phase machine: region of this ACK, and alpha when an update is due. */
+static void pert_update_alpha(struct sock *sk, struct pert *ca, u32 acked,
+			      u32 now, const struct pert_params *p)
+{
+	enum pert_region region;
+	enum pert_alpha_rule rule;
+	u32 target = PERT_TARGET_NONE;
+
+	region = pert_classify(ca->curq_us, p->t1_us, ca->maxq_us,
+			       p->compete_pct);
+	if (!ca->hist) {
+		ca->phase.region = region;	/* shown by get_info only */
+		return;
+	}
+
+	rule = pert_phase_step(&ca->phase, region, acked,
+			       tcp_snd_cwnd(tcp_sk(sk)), now, pert_srtt(ca),
+			       p->phase_srtts);
+	if (rule == PERT_RULE_NONE)
+		return;
+	if (rule == PERT_RULE_COMPETE)
+		target = pert_compete_target(ca->curq_us, ca->maxq_us,
+					     p->compete_pct,
+					     pert_li_ratio(&ca->hist->early,
+							   &ca->hist->loss),
+					     p->alpha_max);
+	ca->alpha = pert_alpha_apply(ca->alpha, rule, target, p->alpha_max);
+}
+
+static void pert_pkts_acked(struct sock *sk, const struct ack_sample *sample)
+{
+	struct pert *ca = inet_csk_ca(sk);
+	u32 now = pert_now_us(tcp_sk(sk));
+	struct pert_params p;
+
+	pert_params_load(&p);
+	if (ca->hist) {
+		pert_li_add(&ca->hist->loss, sample->pkts_acked);
+		pert_li_add(&ca->hist->early, sample->pkts_acked);
+	}
+	/* rtt_us < 0: no valid sample on this ACK (Karn, no timestamps) */
+	pert_update_signal(ca, sample->rtt_us, now, &p);
+	if (ca->srtt_scaled)
+		pert_update_alpha(sk, ca, sample->pkts_acked, now, &p);
+}
+
+/* In congestion avoidance: respond with probability p, once per RTT. */
+static void pert_check_early_response(struct sock *sk, struct pert *ca)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 cwnd = tcp_snd_cwnd(tp);
+	struct pert_params p;
+	u32 next;
+
+	if (!ca->prob || cwnd <= PERT_MIN_CWND)
+		return;
+	if (!pert_may_respond(ca->responded, tp->snd_una, ca->resp_seq,
+			      pert_now_us(tp), ca->resp_us, pert_srtt(ca)))
+		return;
+	if (!pert_decide(ca->prob, get_random_u32()))
+		return;
+
+	pert_params_load(&p);
+	next = pert_cwnd_after_decrease(cwnd,
+					pert_beta(ca->curq_us, ca->maxq_us,
+						  p.beta_min, p.beta_max));
+	tcp_snd_cwnd_set(tp, next);
+	tp->snd_ssthresh = next;
+	ca->ai_acc = 0;
+	ca->responses++;
+	if (ca->hist)
+		pert_li_event(&ca->hist->early);
+	pert_mark_response(tp, ca);
+}
+
+static void pert_cong_avoid(struct sock *sk, u32 ack, u32 acked)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct pert *ca = inet_csk_ca(sk);
+
+	if (tcp_is_cwnd_limited(sk)) {
+		if (tcp_in_slow_start(tp))
+			acked = tcp_slow_start(tp, acked);
+		if (acked) {
+			u32 alpha = ca->hist ? ca->alpha : PERT_ALPHA_ONE;
+			u32 amax = READ_ONCE(pert_alpha_max) << PERT_ALPHA_SHIFT;
+
+			tcp_snd_cwnd_set(tp, pert_cwnd_ai(tcp_snd_cwnd(tp),
+							  &ca->ai_acc, acked,
+							  min(alpha, amax),
+							  tp->snd_cwnd_clamp));
+		}
+	}
+	if (!tcp_in_slow_start(tp))
+		pert_check_early_response(sk, ca);
+}
+
+/* Loss (or ECN) response: the same delay-dependent beta as early ones. */
+static u32 pert_ssthresh(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct pert *ca = inet_csk_ca(sk);
+	u32 cwnd = tcp_snd_cwnd(tp);
+	struct pert_params p;
+
+	pert_params_load(&p);
+	ca->loss_cwnd = cwnd;
+	if (ca->hist)
+		pert_li_event(&ca->hist->loss);
+	pert_mark_response(tp, ca);
+	return pert_cwnd_after_decrease(cwnd,
+					pert_beta(ca->curq_us, ca->maxq_us,
+						  p.beta_min, p.beta_max));
+}
+
+static u32 pert_undo_cwnd(struct sock *sk)
+{
+	const struct pert *ca = inet_csk_ca(sk);
+
+	return max(tcp_snd_cwnd(tcp_sk(sk)), ca->loss_cwnd);
+}
+
+/* An RTO breaks the region streak and the increase in progress. */
+static void pert_set_state(struct sock *sk, u8 new_state)
+{
+	struct pert *ca = inet_csk_ca(sk);
+
+	if (new_state == TCP_CA_Loss) {
+		pert_phase_reset(&ca->phase, pert_now_us(tcp_sk(sk)));
+		ca->ai_acc = 0;
+	}
+}
+
+/*
+ * get_info reuses struct tcp_bbr_info, the layout `ss -ti` prints as
+ * "bbr:(bw:..bps,mrtt:..,pacing_gain:..,cwnd_gain:..)":
+ *   bbr_min_rtt      PERT srtt, us                     -> mrtt: srtt in ms
+ *   bbr_pacing_gain  alpha * 256                       -> pacing_gain: alpha
+ *   bbr_cwnd_gain    beta * 256 (the next decrease)    -> cwnd_gain: beta
+ *   bbr_bw_lo/hi     125 * record, pert_info_record()  -> bw: record "000bps"
+ *                    (early responses, region, p, curq: see pert_math.h)
+ * Reads the private area only (never ca->hist): get_info may run without
+ * the socket lock.
+ */
+static size_t pert_get_info(struct sock *sk, u32 ext, int *attr,
+			    union tcp_cc_info *info)
+{
+	if (ext & (1 << (INET_DIAG_BBRINFO - 1)) ||
+	    ext & (1 << (INET_DIAG_VEGASINFO - 1))) {
+		const struct pert *ca = inet_csk_ca(sk);
+		struct tcp_bbr_info *bi = &info->bbr;
+		u32 curq = READ_ONCE(ca->curq_us);
+		u32 beta = pert_beta(curq, READ_ONCE(ca->maxq_us),
+				     READ_ONCE(pert_beta_min),
+				     READ_ONCE(pert_beta_max));
+		u64 bw = pert_info_bw(pert_info_record(READ_ONCE(ca->responses),
+						       ca->phase.region,
+						       ca->degraded,
+						       READ_ONCE(ca->prob),
+						       curq));
+
+		memset(bi, 0, sizeof(*bi));
+		bi->bbr_bw_lo = (u32)bw;
+		bi->bbr_bw_hi = (u32)(bw >> 32);
+		bi->bbr_min_rtt = pert_srtt(ca);
+		bi->bbr_pacing_gain = pert_info_gain_alpha(READ_ONCE(ca->alpha));
+		bi->bbr_cwnd_gain = pert_info_gain_beta(beta);
+		*attr = INET_DIAG_BBRINFO;
+		return sizeof(*bi);
+	}
+	return 0;
+}
+
+static struct tcp_congestion_ops tcp_pert __read_mostly = {
+	.init		= pert_init,
+	.release	= pert_release,
+	.ssthresh	= pert_ssthresh,
+	.cong_avoid	= pert_cong_avoid,
+	.set_state	= pert_set_state,
+	.undo_cwnd	= pert_undo_cwnd,
+	.pkts_acked	= pert_pkts_acked,
+	.get_info	= pert_get_info,
 	.owner		= THIS_MODULE,
 	.name		= "pert",
 };
 
-static int __init tcp_pert_register(void)
+static int __init pert_register(void)
 {
-	return tcp_register_congestion_control(&tcp_pert_placeholder);
+	BUILD_BUG_ON(sizeof(struct pert) > ICSK_CA_PRIV_SIZE);
+	BUILD_BUG_ON(PERT_PROB_ONE != 1U << PERT_PROB_SHIFT);
+	BUILD_BUG_ON(PERT_ALPHA_ONE != 1U << PERT_ALPHA_SHIFT);
+	BUILD_BUG_ON(PERT_BETA_ONE != 1U << PERT_BETA_SHIFT);
+	/* the ageing windows in us must fit the u32 clock */
+	BUILD_BUG_ON((u64)PERT_RTT_WIN_MS_MAX * PERT_USEC_PER_MSEC >= U32_MAX / 2);
+	return tcp_register_congestion_control(&tcp_pert);
 }
 
-static void __exit tcp_pert_unregister(void)
+static void __exit pert_unregister(void)
 {
-	tcp_unregister_congestion_control(&tcp_pert_placeholder);
+	tcp_unregister_congestion_control(&tcp_pert);
 }
 
-module_init(tcp_pert_register);
-module_exit(tcp_pert_unregister);
+module_init(pert_register);
+module_exit(pert_unregister);
 
 MODULE_AUTHOR("tcp-cc-lab");
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("PLACEHOLDER: Reno behaviour registered as pert; not the PERT algorithm yet");
+MODULE_DESCRIPTION("PERT: Probabilistic Early Response TCP (RED-emulating delay-based congestion control)");
