@@ -1,31 +1,905 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PLACEHOLDER, NOT RAPID YET.
+ * RAPID congestion control: the sender.
  *
- * This registers "rapid" with Reno's behaviour (tcp_reno_cong_avoid,
- * tcp_reno_ssthresh, tcp_reno_undo_cwnd) so that the build, the lab VM and
- * the tests can be exercised end to end.  The real algorithm replaces this
- * file in its own issue.
+ * RAPID (V. Konda and J. Kaur, "RAPID: Shrinking the Congestion-control
+ * Timescale", IEEE INFOCOM 2009; full design in "Shrinking the Timescales
+ * at Which Congestion-control Operates", UNC Chapel Hill TR08-011) is
+ * rate based.  Data leaves in logical groups of N packets, p-streams, whose
+ * gaps probe an exponentially wide range of rates within one stream while
+ * the stream as a whole averages r_avg, the latest estimate of the
+ * available bandwidth (avail-bw):
+ *
+ *	packet i leaves P / r_{i-1} after packet i-1,  r_0 = r_avg
+ *	r_i = m^(i-1) r_1				(Eq. 4)
+ *	(N-1) / r_avg = sum_{i=1}^{N-1} 1 / r_i		(Eq. 1)
+ *
+ * so a stream lasts l = N P / r_avg.  The receiver looks for the first
+ * packet from which one-way delays keep increasing (self-induced
+ * congestion, PathChirp's excursion analysis) and returns ABest, the rate
+ * of the gap where it starts (r_{N-1} when there is none).  The sender:
+ *
+ *	ABest < r_avg:  r_avg = ABest at once
+ *	ABest > r_avg:  r_avg += (l / tau) (ABest - r_avg)	(Eq. 6)
+ *
+ * tau (200 ms) makes every flow, whatever its rate, converge in about tau:
+ * feedback arrives once per stream, i.e. more often at high rates, and the
+ * filter cancels that bias.  Defaults: N = 30, m = 1.07 (r_1 = 0.45 r_avg,
+ * r_{N-1} = 3.01 r_avg).
+ *
+ * Slow start (Section 3.1.5, Table 4) sends one stream per round trip:
+ * N = 2, 4, 8, 16 with m = 2, starting at r_avg = 100 kbit/s.  While ABest
+ * is the stream's top rate, N doubles and r_1 = ABest; the first lower
+ * ABest ends it with r_avg = ABest.  ~1 Gbit/s is found in 4 streams.
+ *
+ *	     ABest == r_{N-1}: N *= 2 (<= ss_n_max), r_1 = ABest
+ *	          +----+
+ *	          |    v
+ *	init -> SLOW START --- ABest < r_{N-1}, or fast recovery ---> STEADY
+ *	       (N=2, m=2, 100 kbit/s)                                 | ABest < r_avg: at once
+ *	          ^                                                   | ABest > r_avg: Eq. 6
+ *	          +------------- RTO: r_1 = r_avg / 4 ----------------+ loss in 2 streams: x0.7
+ *
+ *	fixed_rate_kbps != 0 ------------------------------------> FIXED (lab mode)
+ *
+ * How the gaps are made.  No tcp_congestion_ops callback runs per packet,
+ * but with EDT pacing TCP stamps packet i with its departure time, hands it
+ * to IP, and only afterwards adds the gap after it, len / sk_pacing_rate
+ * (tcp_update_skb_after_send()).  A netfilter LOCAL_OUT hook runs in
+ * between, synchronously inside __tcp_transmit_skb(): for every new data
+ * segment of a RAPID socket it advances the stream cursor and writes the
+ * rate of the gap after that segment into sk_pacing_rate.  TCP shortens a
+ * gap by up to half when the segment leaves late (its "credit" for OS
+ * jitter); the hook replays TCP's planned departure time and asks for a
+ * gap longer by exactly that cut, so the gaps on the wire are the
+ * schedule's.  Retransmissions get r_avg's gap and mark their stream; pure
+ * ACKs only advance the replayed clock.  The hook is registered in every
+ * network namespace (pernet_operations) and returns at once for packets of
+ * other sockets.
+ *
+ * Locking: the hook runs on the stack of the socket's transmit path, in
+ * process context with lock_sock() held or in softirq/timer/tasklet
+ * context with bh_lock_sock() held and the socket not owned by a user, the
+ * same exclusion the congestion-control callbacks run under.  So struct
+ * rapid needs no lock of its own.  sk_pacing_rate is written with
+ * WRITE_ONCE() because fq and TSQ read it locklessly.  get_info() reads
+ * scalars without the lock (inet_diag), which at worst shows a stale value.
+ *
+ * What RAPID needs from the stack:
+ *  - EDT pacing: fq on the sender's egress (it honours skb->tstamp), or
+ *    TCP's internal pacing when fq is absent (coarser: hrtimer slack);
+ *    get_info reports which (RAPID_F_FQ / RAPID_F_INTERNAL).  Other qdiscs
+ *    on a socket fq has once seen are not paced at all (the socket's
+ *    pacing status stays "fq"): keep fq on the egress.
+ *  - One MSS per skb: .init sets sk_gso_max_segs = 1 and sk_gso_disable().
+ *  - TCP does not pace its first 10 data segments: the first streams of a
+ *    connection leave back to back (marked RAPID_SF_UNPACED).
+ *  - An ABest source.  The PathChirp estimator is separate
+ *    (rapid_pathchirp.h); it hands results to rapid_on_abest().  Until it is
+ *    wired in, a RAPID socket without one holds its rate; the lab modes
+ *    fixed_rate_kbps and inject_abest_kbps drive the controller instead.
+ *
+ * cwnd is not RAPID's limiter: in steady state it is set to twice what
+ * r_avg keeps in flight over srtt plus two streams (rapid_cwnd_target());
+ * in slow start it opens exactly one stream per round trip.
+ *
+ * The arithmetic (schedule, cursor, controller) is in rapid_chirp.h and is
+ * unit tested in userspace (tests/unit/test_rapid_schedule.c).  docs/rapid.md
+ * maps every choice to the report and lists the deviations.
  */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/inet_diag.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/log2.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter_ipv4.h>
+#include <linux/netfilter_ipv6.h>
+#include <linux/overflow.h>
+#include <net/net_namespace.h>
 #include <net/tcp.h>
 
-static struct tcp_congestion_ops tcp_rapid_placeholder __read_mostly = {
-	.ssthresh	= tcp_reno_ssthresh,
-	.cong_avoid	= tcp_reno_cong_avoid,
-	.undo_cwnd	= tcp_reno_undo_cwnd,
+#include "compat.h"
+#include "rapid_chirp.h"
+
+/* The socket default for sk_pacing_shift (sk_init_data()), restored on release. */
+#define RAPID_PACING_SHIFT_STOCK	10
+/* TCP paces a segment's gap only once data_segs_out reaches this. */
+#define RAPID_TCP_UNPACED_SEGS		10
+#define RAPID_CWND_MIN			1U	/* the slow-start gate may close at 1 */
+
+/* get_info flags (sticky, RAPID_F_*), reported in bbr_cwnd_gain. */
+#define RAPID_F_FQ		0x01	/* sk_pacing_status is SK_PACING_FQ */
+#define RAPID_F_INTERNAL	0x02	/* TCP internal pacing (no fq seen) */
+#define RAPID_F_NORING		0x04	/* no stream ring: no per-stream records */
+#define RAPID_F_INJECT		0x08	/* inject_abest_kbps fed an ABest */
+#define RAPID_F_LOSS		0x10	/* a loss reduction or an RTO restart */
+#define RAPID_F_RING_FULL	0x20	/* a stream went unrecorded (ring full) */
+
+/* Per-stream record flags (RAPID_SF_*), for the estimator. */
+#define RAPID_SF_CLOSED		0x01	/* all its packets have been sent */
+#define RAPID_SF_RETRANS	0x02	/* a packet of it was retransmitted */
+#define RAPID_SF_UNPACED	0x04	/* a gap inside it was not applied */
+#define RAPID_SF_TRUNCATED	0x08	/* ended early (idle restart, RTO) */
+
+/* get_info encoding (struct tcp_bbr_info; see rapid_get_info()). */
+#define RAPID_INFO_GAIN_SHIFT	8	/* ss prints the gains divided by 256 */
+#define RAPID_INFO_PHASE_UNIT	1000U	/* pacing_gain = phase * 1000 + N */
+#define RAPID_INFO_FLAG_UNIT	10000U	/* cwnd_gain = flags * 10000 + m */
+
+/*
+ * One p-stream as sent: what the estimator needs to map ACKs or feedback
+ * to it and to know the intended gap of every packet
+ * (rapid_schedule_rate(&sched, i) is the gap after packet i).
+ */
+struct rapid_stream {
+	struct rapid_schedule sched;	/* the schedule it follows */
+	u64 t_first_ns;			/* EDT departure of packet 1, ns (mono) */
+	u64 t_last_ns;			/* EDT departure of the last packet sent */
+	u32 id;				/* stream id: 1, 2, ... (never 0) */
+	u32 start_seq;			/* first payload byte */
+	u32 end_seq;			/* one past the last payload byte sent */
+	u8 k;				/* packets planned */
+	u8 sent;			/* packets sent */
+	u8 flags;			/* RAPID_SF_* */
+};
+
+/*
+ * Records of the streams sent and not yet fully acknowledged, oldest at
+ * tail.  Allocated in .init; when full, new streams go unrecorded, so the
+ * records stay in sequence order.
+ */
+struct rapid_ring {
+	u16 head;			/* streams recorded (free-running) */
+	u16 tail;			/* streams completed (free-running) */
+	u16 mask;			/* slots - 1 (slots a power of two) */
+	struct rapid_stream rec[];	/* the slots */
+};
+
+/* Per-socket state, in icsk_ca_priv (104 bytes). */
+struct rapid {
+	struct rapid_ctl ctl;		/* controller: r_avg (B/s), N, m, phase */
+	struct rapid_cursor cur;	/* the stream being sent, packet by packet */
+	struct rapid_ring *ring;	/* stream records; NULL: none */
+	u64 edt_ns;			/* TCP's next planned departure, replayed, ns */
+	u32 cur_end_seq;		/* one past the current stream's last byte */
+	u32 lost_snap;			/* tp->lost at the last stream completion */
+	u32 abest_kbps;			/* last ABest given to the controller, kbit/s */
+	u8 flags;			/* RAPID_F_* */
+	u8 cur_recorded:1,		/* current stream has a ring record */
+	   cur_done:1;			/* current stream fully acknowledged */
+};
+
+static struct tcp_congestion_ops tcp_rapid_ops;
+
+/*
+ * Module parameters.  Every one is a struct rapid_param behind
+ * rapid_param_ops: the setter refuses (-EINVAL and a pr_warn naming the
+ * range and unit) anything outside [min, max], keeps min_rate <= max_rate,
+ * and allows 0 where 0 means "off".  Setters run under the module
+ * parameter lock; readers use READ_ONCE() and see either value.  Values are
+ * read when a stream starts (N, m, fixed rate), when an ABest or a loss is
+ * handled (tau, rates, loss factor) and at .init (initial rate, pacing
+ * shift, stream_slots), so writes take effect on running sockets.
+ */
+struct rapid_param {
+	unsigned int val;	/* current value */
+	unsigned int min;	/* smallest accepted value */
+	unsigned int max;	/* largest accepted value */
+	const char *unit;	/* for the refusal message */
+	bool zero_off;		/* 0 is also accepted and means "off" */
+	bool pow2;		/* must be a power of two (or 0 if zero_off) */
+};
+
+static struct rapid_param rapid_p_n = {
+	RAPID_DEF_N, RAPID_N_MIN, RAPID_N_MAX, "packets", false, false };
+static struct rapid_param rapid_p_m = {
+	RAPID_DEF_M, RAPID_M_MIN, RAPID_M_MAX, "1/1000", false, false };
+static struct rapid_param rapid_p_ss_n_max = {
+	RAPID_DEF_SS_N_MAX, RAPID_N_MIN, RAPID_N_MAX, "packets", false, false };
+static struct rapid_param rapid_p_init_rate = {
+	RAPID_DEF_INIT_KBPS, RAPID_KBPS_MIN, RAPID_KBPS_MAX, "kbit/s", false, false };
+static struct rapid_param rapid_p_tau = {
+	RAPID_DEF_TAU_MS, 1, RAPID_TAU_MAX_MS, "ms", false, false };
+static struct rapid_param rapid_p_min_rate = {
+	RAPID_KBPS_MIN, RAPID_KBPS_MIN, RAPID_KBPS_MAX, "kbit/s", false, false };
+static struct rapid_param rapid_p_max_rate = {
+	RAPID_KBPS_MAX, RAPID_KBPS_MIN, RAPID_KBPS_MAX, "kbit/s", false, false };
+static struct rapid_param rapid_p_pacing_shift = {
+	7, 1, RAPID_PACING_SHIFT_STOCK, "(rate >> shift bytes)", false, false };
+static struct rapid_param rapid_p_loss_factor = {
+	RAPID_DEF_LOSS_FACTOR, RAPID_LOSS_FACTOR_MIN, RAPID_LOSS_FACTOR_MAX,
+	"1/1000", false, false };
+static struct rapid_param rapid_p_stream_slots = {
+	128, 8, 4096, "streams", true, true };
+static struct rapid_param rapid_p_fixed_rate = {
+	0, RAPID_KBPS_MIN, RAPID_KBPS_MAX, "kbit/s", true, false };
+static struct rapid_param rapid_p_inject_abest = {
+	0, 1, RAPID_KBPS_MAX, "kbit/s", true, false };
+
+static int rapid_param_set(const char *val, const struct kernel_param *kp)
+{
+	struct rapid_param *p = kp->arg;
+	unsigned int v, lo = p->min, hi = p->max;
+	int ret;
+
+	ret = kstrtouint(val, 0, &v);
+	if (ret) {
+		pr_warn("%s: '%s' is not an unsigned integer\n", kp->name, val);
+		return ret;
+	}
+	if (p == &rapid_p_min_rate)
+		hi = min(hi, READ_ONCE(rapid_p_max_rate.val));
+	if (p == &rapid_p_max_rate)
+		lo = max(lo, READ_ONCE(rapid_p_min_rate.val));
+	if (!(v == 0 && p->zero_off) &&
+	    (v < lo || v > hi || (p->pow2 && !is_power_of_2(v)))) {
+		pr_warn("%s=%u refused: must be %s%s[%u, %u] %s\n", kp->name, v,
+			p->zero_off ? "0 (off) or " : "",
+			p->pow2 ? "a power of two in " : "", lo, hi, p->unit);
+		return -EINVAL;
+	}
+	WRITE_ONCE(p->val, v);
+	return 0;
+}
+
+static int rapid_param_get(char *buffer, const struct kernel_param *kp)
+{
+	const struct rapid_param *p = kp->arg;
+
+	return scnprintf(buffer, PAGE_SIZE, "%u\n", READ_ONCE(p->val));
+}
+
+static const struct kernel_param_ops rapid_param_ops = {
+	.set = rapid_param_set,
+	.get = rapid_param_get,
+};
+
+module_param_cb(n, &rapid_param_ops, &rapid_p_n, 0644);
+MODULE_PARM_DESC(n, "steady-state p-stream length N (packets); 2..128, default 30");
+module_param_cb(m, &rapid_param_ops, &rapid_p_m, 0644);
+MODULE_PARM_DESC(m, "steady-state rate ratio m (1/1000); 1001..4000, default 1070");
+module_param_cb(ss_n_max, &rapid_param_ops, &rapid_p_ss_n_max, 0644);
+MODULE_PARM_DESC(ss_n_max, "slow start: N doubles up to this (packets); 2..128, default 16");
+module_param_cb(initial_rate_kbps, &rapid_param_ops, &rapid_p_init_rate, 0644);
+MODULE_PARM_DESC(initial_rate_kbps,
+		 "r_avg of a new connection (kbit/s); 10..100000000, default 100");
+module_param_cb(tau_ms, &rapid_param_ops, &rapid_p_tau, 0644);
+MODULE_PARM_DESC(tau_ms, "convergence time tau of increases, Eq. 6 (ms); 1..60000, default 200");
+module_param_cb(min_rate_kbps, &rapid_param_ops, &rapid_p_min_rate, 0644);
+MODULE_PARM_DESC(min_rate_kbps,
+		 "floor of r_avg (kbit/s); 10..max_rate_kbps, default 10");
+module_param_cb(max_rate_kbps, &rapid_param_ops, &rapid_p_max_rate, 0644);
+MODULE_PARM_DESC(max_rate_kbps,
+		 "ceiling of r_avg and slow start's r_1 (kbit/s); min_rate_kbps..100000000, default 100000000");
+module_param_cb(pacing_shift, &rapid_param_ops, &rapid_p_pacing_shift, 0644);
+MODULE_PARM_DESC(pacing_shift,
+		 "sk_pacing_shift of new sockets: TSQ allows rate >> shift bytes queued; 1..10, default 7");
+module_param_cb(loss_factor, &rapid_param_ops, &rapid_p_loss_factor, 0644);
+MODULE_PARM_DESC(loss_factor,
+		 "r_avg multiplier on loss in two consecutive streams (1/1000); 100..1000 (1000 = off), default 700");
+module_param_cb(stream_slots, &rapid_param_ops, &rapid_p_stream_slots, 0444);
+MODULE_PARM_DESC(stream_slots,
+		 "per-socket records of unacknowledged streams; 0 (none) or a power of two in 8..4096, default 128");
+module_param_cb(fixed_rate_kbps, &rapid_param_ops, &rapid_p_fixed_rate, 0644);
+MODULE_PARM_DESC(fixed_rate_kbps,
+		 "LAB MODE: hold r_avg at this rate, no slow start, ABest and losses ignored (kbit/s); 0 (off) or 10..100000000");
+module_param_cb(inject_abest_kbps, &rapid_param_ops, &rapid_p_inject_abest, 0644);
+MODULE_PARM_DESC(inject_abest_kbps,
+		 "LAB MODE: every fully acked p-stream reports this ABest (kbit/s); 0 (off) or 1..100000000");
+
+static void rapid_cfg_load(struct rapid_cfg *cfg)
+{
+	cfg->init_rate = rapid_kbps_to_rate(READ_ONCE(rapid_p_init_rate.val));
+	cfg->min_rate = rapid_kbps_to_rate(READ_ONCE(rapid_p_min_rate.val));
+	cfg->max_rate = rapid_kbps_to_rate(READ_ONCE(rapid_p_max_rate.val));
+	if (cfg->min_rate > cfg->max_rate)	/* two unlocked reads */
+		cfg->min_rate = cfg->max_rate;
+	cfg->tau_ns = (u64)READ_ONCE(rapid_p_tau.val) * NSEC_PER_MSEC;
+	cfg->loss_factor = READ_ONCE(rapid_p_loss_factor.val);
+	cfg->m = READ_ONCE(rapid_p_m.val);
+	cfg->n = READ_ONCE(rapid_p_n.val);
+	cfg->ss_n_max = READ_ONCE(rapid_p_ss_n_max.val);
+}
+
+/* ---- pacing and cwnd --------------------------------------------------- */
+
+/* A pacing rate in B/s that TCP honours: never 0 or ~0UL ("not paced"). */
+static void rapid_set_pacing_rate(struct sock *sk, u64 rate)
+{
+	u64 max_rate = READ_ONCE(sk->sk_max_pacing_rate);
+
+	if (rate > max_rate)
+		rate = max_rate;
+	if (rate >= ULONG_MAX)
+		rate = ULONG_MAX - 1;
+	if (!rate)
+		rate = 1;
+	WRITE_ONCE(sk->sk_pacing_rate, (unsigned long)rate);
+}
+
+/*
+ * Make TCP add exactly `rate`'s gap after the data segment leaving now.
+ * tcp_update_skb_after_send() subtracts min(gap / 2, credit), credit being
+ * how late the segment leaves against the departure time TCP had planned
+ * (after an idle period, a slow-start wait, a late wake-up): that would
+ * halve the first gap of every slow-start stream.  The hook replays TCP's
+ * planned departure in ca->edt_ns and asks for a gap longer by what TCP
+ * will take off (rapid_edt_rate()).  TCP adds no gap to its first 10
+ * segments.
+ */
+static void rapid_pace_segment(struct sock *sk, const struct sk_buff *skb,
+			       u32 len, u64 rate)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	u64 t = ktime_to_ns(skb->tstamp);
+	u64 credit = t > ca->edt_ns ? t - ca->edt_ns : 0;
+	u64 max_rate = READ_ONCE(sk->sk_max_pacing_rate);
+
+	if (tcp_sk(sk)->data_segs_out < RAPID_TCP_UNPACED_SEGS) {
+		rapid_set_pacing_rate(sk, rate);
+		ca->edt_ns = t;
+		return;
+	}
+	rate = clamp_t(u64, rate, 1, min_t(u64, max_rate, ULONG_MAX - 1));
+	rate = rapid_edt_rate(rate, len, credit);
+	rapid_set_pacing_rate(sk, rate);
+	ca->edt_ns = t + rapid_tcp_gap_ns(rate, len, credit);
+}
+
+/* Which EDT pacer honours the departure times; reported once. */
+static void rapid_check_pacing(struct sock *sk)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	u32 status = READ_ONCE(sk->sk_pacing_status);
+
+	if (status == SK_PACING_FQ) {
+		ca->flags = (ca->flags | RAPID_F_FQ) & ~RAPID_F_INTERNAL;
+		return;
+	}
+	ca->flags = (ca->flags | RAPID_F_INTERNAL) & ~RAPID_F_FQ;
+	if (status == SK_PACING_NONE)
+		cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+	pr_info_once("no fq qdisc on a RAPID sender's egress: TCP internal pacing times the p-streams (hrtimer slack makes the gaps coarser)\n");
+}
+
+/*
+ * Slow start opens exactly one stream per round trip: in flight plus what
+ * is left of the current stream, or the next stream once the current one
+ * is fully acknowledged.  Elsewhere (and during loss recovery, so that
+ * retransmissions flow) cwnd is a cap that pacing never reaches.
+ */
+static void rapid_set_cwnd(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct rapid *ca = inet_csk_ca(sk);
+	u32 cwnd;
+
+	if (ca->ctl.phase == RAPID_PHASE_SS &&
+	    inet_csk(sk)->icsk_ca_state < TCP_CA_Recovery) {
+		u32 allow = 0;
+
+		if (rapid_cursor_open(&ca->cur))
+			allow = rapid_cursor_left(&ca->cur);
+		else if (!ca->cur.k || ca->cur_done)
+			allow = ca->ctl.n;
+		cwnd = tcp_packets_in_flight(tp) + allow;
+	} else {
+		u64 rate = max(ca->ctl.r_avg, ca->cur.r_avg);
+
+		cwnd = rapid_cwnd_target(rate, tp->srtt_us >> 3, tp->mss_cache,
+					 ca->ctl.n);
+	}
+	cwnd = clamp(cwnd, RAPID_CWND_MIN, max(tp->snd_cwnd_clamp, RAPID_CWND_MIN));
+	tcp_snd_cwnd_set(tp, cwnd);
+}
+
+/* ---- stream records ------------------------------------------------- */
+
+static struct rapid_stream *rapid_ring_slot(struct rapid_ring *ring, u16 i)
+{
+	return &ring->rec[i & ring->mask];
+}
+
+static struct rapid_stream *rapid_ring_current(struct rapid *ca)
+{
+	if (!ca->ring || !ca->cur_recorded)
+		return NULL;
+	return rapid_ring_slot(ca->ring, ca->ring->head - 1);
+}
+
+/* The unacknowledged stream that carried sequence number seq, if any. */
+static struct rapid_stream *rapid_ring_find_seq(struct rapid *ca, u32 seq)
+{
+	struct rapid_ring *ring = ca->ring;
+	u16 i;
+
+	if (!ring)
+		return NULL;
+	for (i = ring->tail; i != ring->head; i++) {
+		struct rapid_stream *rec = rapid_ring_slot(ring, i);
+
+		if (!before(seq, rec->start_seq) && before(seq, rec->end_seq))
+			return rec;
+	}
+	return NULL;
+}
+
+static void rapid_ring_push(struct rapid *ca, const struct rapid_schedule *s,
+			    u32 id, u32 k, u32 seq, u64 t_ns)
+{
+	struct rapid_ring *ring = ca->ring;
+	struct rapid_stream *rec;
+
+	ca->cur_recorded = 0;
+	if (!ring)
+		return;
+	if ((u16)(ring->head - ring->tail) > ring->mask) {
+		/* keep the oldest: completion stays in sequence order */
+		ca->flags |= RAPID_F_RING_FULL;
+		return;
+	}
+	rec = rapid_ring_slot(ring, ring->head);
+	rec->sched = *s;
+	rec->t_first_ns = t_ns;
+	rec->t_last_ns = t_ns;
+	rec->id = id;
+	rec->start_seq = seq;
+	rec->end_seq = seq;
+	rec->k = k;
+	rec->sent = 0;
+	rec->flags = 0;
+	ring->head++;
+	ca->cur_recorded = 1;
+}
+
+/* End the current stream early; the next new segment starts another. */
+static void rapid_stream_truncate(struct rapid *ca)
+{
+	struct rapid_stream *rec = rapid_ring_current(ca);
+
+	if (!rapid_cursor_open(&ca->cur))
+		return;
+	rapid_cursor_close(&ca->cur);
+	if (rec)
+		rec->flags |= RAPID_SF_CLOSED | RAPID_SF_TRUNCATED;
+}
+
+/* ---- the estimator interface ------------------------------------------ */
+
+/*
+ * ABest (bytes per second) for p-stream stream_id: the one entry point of
+ * the estimator into the controller.  Call with the socket locked (from
+ * cong_control or under the socket lock).  Stale, duplicate or, in slow
+ * start, out-of-epoch stream ids are ignored by rapid_ctl_on_abest().
+ */
+static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	struct rapid_cfg cfg;
+
+	if (!ca->ctl.n)
+		return;
+	rapid_cfg_load(&cfg);
+	ca->abest_kbps = rapid_rate_to_kbps(abest);
+	rapid_ctl_on_abest(&ca->ctl, &cfg, stream_id, abest,
+			   tcp_sk(sk)->mss_cache);
+}
+
+/* Stream id has been fully acknowledged. */
+static void rapid_stream_done(struct sock *sk, u32 id)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct rapid *ca = inet_csk_ca(sk);
+	bool lossy = tp->lost != ca->lost_snap;
+	struct rapid_cfg cfg;
+	u32 inject;
+
+	ca->lost_snap = tp->lost;
+	rapid_cfg_load(&cfg);
+	if (rapid_ctl_on_stream_done(&ca->ctl, &cfg, id, lossy) ==
+	    RAPID_EV_LOSS_REDUCE)
+		ca->flags |= RAPID_F_LOSS;
+	rapid_check_pacing(sk);
+
+	/* LAB MODE: stand-in for the estimator's ABest of this stream. */
+	inject = READ_ONCE(rapid_p_inject_abest.val);
+	if (inject) {
+		ca->flags |= RAPID_F_INJECT;
+		rapid_on_abest(sk, id, rapid_kbps_to_rate(inject));
+	}
+}
+
+/* Complete every recorded stream that snd_una has passed, oldest first. */
+static void rapid_complete_streams(struct sock *sk)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	u32 una = tcp_sk(sk)->snd_una;
+	struct rapid_ring *ring = ca->ring;
+
+	while (ring && ring->tail != ring->head) {
+		struct rapid_stream *rec = rapid_ring_slot(ring, ring->tail);
+
+		if (!(rec->flags & RAPID_SF_CLOSED) || after(rec->end_seq, una))
+			break;
+		rapid_stream_done(sk, rec->id);
+		ring->tail++;
+	}
+	/* the current stream, also when it has no record */
+	if (ca->cur.k && !rapid_cursor_open(&ca->cur) && !ca->cur_done &&
+	    !after(ca->cur_end_seq, una)) {
+		ca->cur_done = 1;
+		if (!ca->cur_recorded)
+			rapid_stream_done(sk, ca->ctl.launched_id);
+	}
+}
+
+/* ---- transmit side: the LOCAL_OUT hook ----------------------------------- */
+
+/* Lab mode and live N / m: applied when a stream starts. */
+static void rapid_apply_params(struct rapid *ca, const struct rapid_cfg *cfg)
+{
+	u32 fixed = READ_ONCE(rapid_p_fixed_rate.val);
+
+	if (fixed) {
+		u64 rate = rapid_kbps_to_rate(fixed);
+
+		if (ca->ctl.phase != RAPID_PHASE_FIXED || ca->ctl.r_avg != rate ||
+		    ca->ctl.n != cfg->n || ca->ctl.m != cfg->m)
+			rapid_ctl_set_fixed(&ca->ctl, cfg, rate);
+	} else if (ca->ctl.phase != RAPID_PHASE_SS) {
+		/* FIXED -> STEADY at the held rate; STEADY picks up N, m */
+		if (ca->ctl.phase == RAPID_PHASE_FIXED)
+			rapid_ctl_enter_steady(&ca->ctl, cfg, ca->ctl.r_avg);
+		rapid_ctl_set_params(&ca->ctl, cfg->n, cfg->m);
+	}
+}
+
+static void rapid_stream_start(struct sock *sk, const struct sk_buff *skb,
+			       u32 seq)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct rapid *ca = inet_csk_ca(sk);
+	struct rapid_schedule s, eff;
+	struct rapid_cfg cfg;
+	u32 id, avail, k;
+
+	rapid_cfg_load(&cfg);
+	rapid_apply_params(ca, &cfg);
+	id = ca->ctl.launched_id + 1;
+	if (!id)
+		id = 1;
+	rapid_ctl_stream_started(&ca->ctl, id);
+	rapid_ctl_schedule(&ca->ctl, &s);
+	/* packets of data queued now, this one included */
+	avail = DIV_ROUND_UP(tp->write_seq - seq, max(tp->mss_cache, 1U));
+	k = rapid_cursor_start(&ca->cur, &s, avail, &eff);
+	ca->cur_done = 0;
+	rapid_ring_push(ca, &eff, id, k, seq, ktime_to_ns(skb->tstamp));
+}
+
+static void rapid_pace_new_data(struct sock *sk, const struct sk_buff *skb,
+				u32 seq, u32 len)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	struct rapid_stream *rec;
+	bool last;
+	u64 rate;
+
+	if (!rapid_cursor_open(&ca->cur))
+		rapid_stream_start(sk, skb, seq);
+	rate = rapid_cursor_next(&ca->cur, &last);
+	ca->cur_end_seq = seq + len;
+	rec = rapid_ring_current(ca);
+	if (rec) {
+		rec->sent = ca->cur.sent;
+		rec->end_seq = seq + len;
+		rec->t_last_ns = ktime_to_ns(skb->tstamp);
+		/* data_segs_out already counts this segment */
+		if (!last && tcp_sk(sk)->data_segs_out < RAPID_TCP_UNPACED_SEGS)
+			rec->flags |= RAPID_SF_UNPACED;
+		if (last)
+			rec->flags |= RAPID_SF_CLOSED;
+	}
+	rapid_pace_segment(sk, skb, len, rate);
+}
+
+/* A retransmission costs r_avg's gap and disturbs the stream it repairs. */
+static void rapid_pace_retransmit(struct sock *sk, const struct sk_buff *skb,
+				  u32 seq, u32 len)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	struct rapid_stream *rec = rapid_ring_find_seq(ca, seq);
+	bool open = rapid_cursor_open(&ca->cur);
+
+	if (rec)
+		rec->flags |= RAPID_SF_RETRANS;
+	if (open) {
+		rec = rapid_ring_current(ca);
+		if (rec)
+			rec->flags |= RAPID_SF_RETRANS;
+	}
+	rapid_pace_segment(sk, skb, len, open ? ca->cur.r_avg : ca->ctl.r_avg);
+}
+
+static bool rapid_skb_is_tcp(const struct sk_buff *skb, u8 pf)
+{
+	if (pf == NFPROTO_IPV4)
+		return ip_hdr(skb)->protocol == IPPROTO_TCP;
+	return pf == NFPROTO_IPV6 && ipv6_hdr(skb)->nexthdr == IPPROTO_TCP;
+}
+
+static void rapid_on_xmit(struct sock *sk, struct sk_buff *skb, u8 pf)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	const struct tcphdr *th;
+	struct tcphdr _th;
+	unsigned int hdr;
+	int thoff;
+	u32 seq;
+
+	if (!inet_csk(sk)->icsk_ca_initialized || !ca->ctl.n)
+		return;
+	if (!skb_transport_header_was_set(skb) || !rapid_skb_is_tcp(skb, pf))
+		return;
+	thoff = skb_transport_offset(skb);
+	if (thoff < 0)
+		return;
+	th = skb_header_pointer(skb, thoff, sizeof(_th), &_th);
+	if (!th || th->syn)
+		return;
+	hdr = thoff + th->doff * 4;
+	if (skb->len <= hdr) {
+		/* pure ACK, FIN or RST: TCP moved its clock, added no gap */
+		ca->edt_ns = max_t(u64, ca->edt_ns, ktime_to_ns(skb->tstamp));
+		return;
+	}
+	seq = ntohl(th->seq);
+	/* snd_nxt advances only after the transmit returns */
+	if (seq != tcp_sk(sk)->snd_nxt) {
+		rapid_pace_retransmit(sk, skb, seq, skb->len - hdr);
+		return;
+	}
+	rapid_pace_new_data(sk, skb, seq, skb->len - hdr);
+}
+
+static unsigned int rapid_nf_local_out(void *priv, struct sk_buff *skb,
+				       const struct nf_hook_state *state)
+{
+	struct sock *sk = skb->sk;
+
+	/* every locally generated packet of the netns passes here */
+	if (!sk || !sk_fullsock(sk) || !sk_is_tcp(sk) ||
+	    inet_csk(sk)->icsk_ca_ops != &tcp_rapid_ops)
+		return NF_ACCEPT;
+	rapid_on_xmit(sk, skb, state->pf);
+	return NF_ACCEPT;
+}
+
+static const struct nf_hook_ops rapid_nf_ops[] = {
+	{
+		.hook		= rapid_nf_local_out,
+		.pf		= NFPROTO_IPV4,
+		.hooknum	= NF_INET_LOCAL_OUT,
+		.priority	= NF_IP_PRI_LAST,
+	},
+	{
+		.hook		= rapid_nf_local_out,
+		.pf		= NFPROTO_IPV6,
+		.hooknum	= NF_INET_LOCAL_OUT,
+		.priority	= NF_IP6_PRI_LAST,
+	},
+};
+
+static int __net_init rapid_net_init(struct net *net)
+{
+	return nf_register_net_hooks(net, rapid_nf_ops, ARRAY_SIZE(rapid_nf_ops));
+}
+
+static void __net_exit rapid_net_exit(struct net *net)
+{
+	nf_unregister_net_hooks(net, rapid_nf_ops, ARRAY_SIZE(rapid_nf_ops));
+}
+
+static struct pernet_operations rapid_net_ops = {
+	.init = rapid_net_init,
+	.exit = rapid_net_exit,
+};
+
+/* ---- tcp_congestion_ops -------------------------------------------------- */
+
+static void rapid_init(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct rapid *ca = inet_csk_ca(sk);
+	struct rapid_cfg cfg;
+	u32 slots;
+
+	memset(ca, 0, sizeof(*ca));
+	rapid_cfg_load(&cfg);
+	rapid_ctl_init(&ca->ctl, &cfg);
+	rapid_apply_params(ca, &cfg);
+
+	/* per-stream records, as tcp_cdg.c allocates its window: may fail */
+	slots = READ_ONCE(rapid_p_stream_slots.val);
+	if (slots)
+		ca->ring = kzalloc(struct_size(ca->ring, rec, slots),
+				   GFP_NOWAIT | __GFP_NOWARN);
+	if (ca->ring)
+		ca->ring->mask = slots - 1;
+	else
+		ca->flags |= RAPID_F_NORING;
+
+	ca->lost_snap = tp->lost;
+	ca->edt_ns = tp->tcp_wstamp_ns;
+	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
+
+	/* one MSS per skb, also across route changes */
+	sk->sk_gso_max_segs = 1;
+	sk_gso_disable(sk);
+	WRITE_ONCE(sk->sk_pacing_shift, READ_ONCE(rapid_p_pacing_shift.val));
+	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+	rapid_set_pacing_rate(sk, ca->ctl.r_avg);
+	rapid_set_cwnd(sk);
+}
+
+static void rapid_release(struct sock *sk)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+
+	kfree(ca->ring);
+	ca->ring = NULL;
+	ca->ctl.n = 0;		/* the hook ignores the socket from now on */
+	WRITE_ONCE(sk->sk_pacing_shift, RAPID_PACING_SHIFT_STOCK);
+}
+
+static void rapid_cong_control(COMPAT_CONG_CONTROL_ARGS)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+
+	if (!ca->ctl.n)
+		return;
+	rapid_complete_streams(sk);
+	/* the PathChirp estimator hands its ABest to rapid_on_abest() here */
+	rapid_set_cwnd(sk);
+}
+
+/* RAPID owns cwnd; keep ssthresh where .init put it (as tcp_bbr.c). */
+static u32 rapid_ssthresh(struct sock *sk)
+{
+	return tcp_sk(sk)->snd_ssthresh;
+}
+
+static u32 rapid_undo_cwnd(struct sock *sk)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	struct rapid_cfg cfg;
+
+	if (ca->ctl.n) {
+		rapid_cfg_load(&cfg);
+		rapid_ctl_undo(&ca->ctl, &cfg);
+	}
+	return tcp_snd_cwnd(tcp_sk(sk));
+}
+
+static void rapid_set_state(struct sock *sk, u8 new_state)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	struct rapid_cfg cfg;
+
+	/* also called on a fresh child socket before .init */
+	if (!ca->ctl.n || new_state != TCP_CA_Recovery)
+		return;
+	rapid_cfg_load(&cfg);
+	rapid_ctl_on_recovery(&ca->ctl, &cfg);
+}
+
+static void rapid_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	struct rapid_cfg cfg;
+
+	if (!ca->ctl.n)
+		return;
+	switch (ev) {
+	case CA_EVENT_TX_START:		/* restart after idle */
+		rapid_stream_truncate(ca);
+		break;
+	case CA_EVENT_LOSS:		/* RTO (tcp_enter_loss) */
+		rapid_stream_truncate(ca);
+		rapid_cfg_load(&cfg);
+		if (rapid_ctl_on_rto(&ca->ctl, &cfg) == RAPID_EV_RTO)
+			ca->flags |= RAPID_F_LOSS;
+		break;
+	default:
+		break;
+	}
+}
+
+static u32 rapid_min_tso_segs(struct sock *sk)
+{
+	return 1;
+}
+
+/*
+ * ss -ti / TCP_CC_INFO: struct tcp_bbr_info (INET_DIAG_BBRINFO), which ss
+ * prints as bbr:(bw:,mrtt:,pacing_gain:,cwnd_gain:):
+ *   bbr_bw_lo/hi     r_avg of the next stream, bytes/s    (ss bw: in bit/s)
+ *   bbr_min_rtt      last ABest, kbit/s                   (ss mrtt: = Mbit/s)
+ *   bbr_pacing_gain  (phase * 1000 + N) << 8, phase 0 slow start,
+ *                    1 steady, 2 fixed   (ss pacing_gain:1030 = steady, N=30)
+ *   bbr_cwnd_gain    (flags * 10000 + m) << 8, m in 1/1000, flags RAPID_F_*
+ *                                        (ss cwnd_gain:11070 = fq, m=1.07)
+ */
+static size_t rapid_get_info(struct sock *sk, u32 ext, int *attr,
+			     union tcp_cc_info *info)
+{
+	if (ext & (1 << (INET_DIAG_BBRINFO - 1)) ||
+	    ext & (1 << (INET_DIAG_VEGASINFO - 1))) {
+		const struct rapid *ca = inet_csk_ca(sk);
+		u64 bw = READ_ONCE(ca->ctl.r_avg);
+		u32 phase = READ_ONCE(ca->ctl.phase);
+		u32 flags = READ_ONCE(ca->flags);
+
+		memset(&info->bbr, 0, sizeof(info->bbr));
+		info->bbr.bbr_bw_lo = (u32)bw;
+		info->bbr.bbr_bw_hi = (u32)(bw >> 32);
+		info->bbr.bbr_min_rtt = READ_ONCE(ca->abest_kbps);
+		info->bbr.bbr_pacing_gain =
+			(phase * RAPID_INFO_PHASE_UNIT + READ_ONCE(ca->ctl.n)) <<
+			RAPID_INFO_GAIN_SHIFT;
+		info->bbr.bbr_cwnd_gain =
+			(flags * RAPID_INFO_FLAG_UNIT + READ_ONCE(ca->ctl.m)) <<
+			RAPID_INFO_GAIN_SHIFT;
+		*attr = INET_DIAG_BBRINFO;
+		return sizeof(info->bbr);
+	}
+	return 0;
+}
+
+/*
+ * Not TCP_CONG_NON_RESTRICTED: RAPID probes well above its average rate,
+ * installs a per-packet hook and needs fq; selecting it takes CAP_NET_ADMIN
+ * or an entry in net.ipv4.tcp_allowed_congestion_control.
+ */
+static struct tcp_congestion_ops tcp_rapid_ops __read_mostly = {
+	.init		= rapid_init,
+	.release	= rapid_release,
+	.ssthresh	= rapid_ssthresh,
+	.cong_control	= rapid_cong_control,
+	.undo_cwnd	= rapid_undo_cwnd,
+	.set_state	= rapid_set_state,
+	.cwnd_event	= rapid_cwnd_event,
+	.min_tso_segs	= rapid_min_tso_segs,
+	.get_info	= rapid_get_info,
 	.owner		= THIS_MODULE,
 	.name		= "rapid",
 };
 
 static int __init tcp_rapid_register(void)
 {
-	return tcp_register_congestion_control(&tcp_rapid_placeholder);
+	int ret;
+
+	BUILD_BUG_ON(sizeof(struct rapid) > ICSK_CA_PRIV_SIZE);
+	BUILD_BUG_ON(RAPID_N_MAX > U8_MAX);
+
+	ret = register_pernet_subsys(&rapid_net_ops);
+	if (ret)
+		return ret;
+	ret = tcp_register_congestion_control(&tcp_rapid_ops);
+	if (ret)
+		unregister_pernet_subsys(&rapid_net_ops);
+	return ret;
 }
 
 static void __exit tcp_rapid_unregister(void)
 {
-	tcp_unregister_congestion_control(&tcp_rapid_placeholder);
+	tcp_unregister_congestion_control(&tcp_rapid_ops);
+	unregister_pernet_subsys(&rapid_net_ops);
 }
 
 module_init(tcp_rapid_register);
@@ -33,4 +907,4 @@ module_exit(tcp_rapid_unregister);
 
 MODULE_AUTHOR("tcp-cc-lab");
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("PLACEHOLDER: Reno behaviour registered as rapid; not the RAPID algorithm yet");
+MODULE_DESCRIPTION("RAPID congestion control: p-stream sender (Konda & Kaur, UNC TR08-011)");

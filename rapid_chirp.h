@@ -1,0 +1,803 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The arithmetic of the RAPID sender (V. Konda and J. Kaur, "RAPID:
+ * Shrinking the Congestion-control Timescale", UNC TR08-011): the p-stream
+ * schedule, the per-packet cursor the transmit hook walks, and the rate
+ * controller (slow start, the tau filter, decreases, loss responses).
+ * Shared by tcp_rapid.c and tests/unit/test_rapid_schedule.c.
+ *
+ * Pure: integers only (see cc_pure.h), no state of its own.
+ *
+ * The p-stream (Section 3.1, Eqns 1, 4, 5)
+ * ----------------------------------------
+ * A p-stream is N packets.  Packet i (i = 2..N) leaves P / r_{i-1} after
+ * packet i-1, and packet 1 leaves P / r_0 after the last packet of the
+ * previous stream, with r_0 = r_avg.  The rates are geometric,
+ *
+ *	r_i = m^(i-1) * r_1,				(Eq. 4)
+ *
+ * and r_avg is their harmonic mean over the N-1 gaps,
+ *
+ *	(N-1) / r_avg = sum_{i=1}^{N-1} 1 / r_i,		(Eq. 1)
+ *
+ * so that r_1 = r_avg * (m^(N-1) - 1) / ((N-1) (m-1) m^(N-2))	(Eq. 5)
+ *	       = r_avg * rho,  rho = (1/(N-1)) * sum_{k=0}^{N-2} m^-k.
+ *
+ * A whole stream, its N-1 gaps plus the gap to the next stream, lasts
+ * l = N * P / r_avg: the average rate is exactly r_avg.  For N = 30,
+ * m = 1.07: r_1 = 0.4530 r_avg and r_{N-1} = m^28 r_1 = 3.0119 r_avg.  (The
+ * report's "r_{N-1} ~ 3.22 r_avg" is m^29 r_1, the rate of an N-th gap that
+ * Eq. 4 does not have; Table 4 counts the same way.  This code follows the
+ * equations: an N-packet stream has N-1 rates.)
+ *
+ * Units and fixed point
+ * ---------------------
+ * Rates are bytes per second (u64) outside this file, in [1, RAPID_RATE_MAX]
+ * (12.5e9 B/s = 100 Gbit/s; the module's floor is RAPID_RATE_MIN = 10 kbit/s).
+ * Inside the schedule a rate is carried in 1/256 B/s (RAPID_RATE_FP_SHIFT)
+ * so that the geometric steps keep their precision at 10 kbit/s.  m is in
+ * 1/1000 (RAPID_M_SCALE: m = 1.07 is 1070).  rho is Q24.  Gaps are ns.
+ *
+ * Overflow bounds (u64 holds 1.8e19 ~ 2^64):
+ *   rate           <= RAPID_RATE_MAX < 2^34 B/s
+ *   rate_fp        <= RAPID_RATE_MAX << 8 < 2^42;  rate_fp * m < 2^42 * 2^16
+ *   r_avg * rho    <  2^34 * 2^24 = 2^58;  (r_1 << 24) / rho likewise
+ *   sum of m^-k    <= 127 * 2^30 < 2^37 (Q30)
+ *   tau filter     (ABest - r_avg) * frac < 2^34 * 2^24 (frac is Q24 <= 1)
+ *   stream length  N * P * 1e9 <= 128 * 65535 * 1e9 < 2^53 ns*B
+ *   cwnd target    rate * srtt_us < 2^34 * 2^26 (srtt clamped to 67 s)
+ * Rates that the geometric series would push past RAPID_RATE_MAX (large m
+ * and N) saturate there; the average of such a stream is then slightly
+ * below r_avg (a longer gap), never above it.
+ */
+#ifndef RAPID_CHIRP_H
+#define RAPID_CHIRP_H
+
+#include "cc_pure.h"
+
+/* m in 1/1000: m = 1.07 is 1070. */
+#define RAPID_M_SCALE		1000U
+#define RAPID_M_MIN		1001U	/* parameter bounds (1.001 .. 4.000) */
+#define RAPID_M_MAX		4000U
+/* p-stream length bounds (packets). */
+#define RAPID_N_MIN		2U
+#define RAPID_N_MAX		128U
+
+/* Defaults from the report (Section 3.1.4, 3.1.5, 3.2.2). */
+#define RAPID_DEF_N		30U	/* steady-state p-stream length */
+#define RAPID_DEF_M		1070U	/* steady-state m = 1.07 */
+#define RAPID_SS_N_INIT		2U	/* slow start: first stream */
+#define RAPID_DEF_SS_N_MAX	16U	/* slow start: N doubles up to this */
+#define RAPID_SS_M		2000U	/* slow start: m = 2 */
+#define RAPID_DEF_INIT_KBPS	100U	/* initial r_avg, kbit/s */
+#define RAPID_DEF_TAU_MS	200U	/* tau, ms */
+
+/* Rates: bytes per second.  1 kbit/s = 125 B/s. */
+#define RAPID_BPS_PER_KBPS	125ULL
+#define RAPID_RATE_MIN		1250ULL		/* 10 kbit/s */
+#define RAPID_RATE_MAX		12500000000ULL	/* 100 Gbit/s */
+#define RAPID_KBPS_MIN		10U
+#define RAPID_KBPS_MAX		100000000U	/* 100 Gbit/s in kbit/s */
+
+/* Internal rate precision: 1/256 B/s. */
+#define RAPID_RATE_FP_SHIFT	8
+#define RAPID_RATE_FP_MAX	(RAPID_RATE_MAX << RAPID_RATE_FP_SHIFT)
+/* rho = r_1 / r_avg in Q24; the m^-k terms are summed in Q30. */
+#define RAPID_RHO_SHIFT		24
+#define RAPID_RHO_ONE		16777216U	/* 2^RAPID_RHO_SHIFT */
+#define RAPID_SUM_SHIFT		30
+/* The tau filter's step fraction l / tau in Q24. */
+#define RAPID_FRAC_SHIFT	24
+
+#define RAPID_NSEC_PER_SEC	1000000000ULL
+#define RAPID_USEC_PER_SEC	1000000ULL
+#define RAPID_NSEC_PER_MSEC	1000000ULL
+#define RAPID_TAU_MAX_MS	60000U		/* tau_ns <= 6e10 < 2^36 */
+
+/*
+ * "No increasing trend" (ABest == r_{N-1}) is recognised when ABest is
+ * within 1/64 of the stream's top rate: the estimator may rebuild the rate
+ * from measured send times and land a rounding error below it.  In slow
+ * start neighbouring rates differ by 2x, so the tolerance cannot confuse
+ * them.
+ */
+#define RAPID_TOP_TOL_SHIFT	6
+
+/* Persistent-loss response: r_avg *= loss_factor / 1000 (1000 = off). */
+#define RAPID_DEF_LOSS_FACTOR	700U
+#define RAPID_LOSS_FACTOR_MIN	100U
+#define RAPID_LOSS_FACTOR_MAX	1000U
+/* After an RTO slow start restarts from r_avg >> RAPID_RTO_SHIFT. */
+#define RAPID_RTO_SHIFT		2
+
+/* cwnd headroom (packets) on top of 2 * BDP(r_avg, srtt) + 2 * N. */
+#define RAPID_CWND_EXTRA	4U
+#define RAPID_SRTT_MAX_US	67108864ULL	/* 2^26 us = 67 s */
+
+/* ------------------------------------------------------------------ */
+/* Conversions and clamps                                              */
+/* ------------------------------------------------------------------ */
+
+/* kbit/s -> bytes per second (exact). */
+static inline u64 rapid_kbps_to_rate(u32 kbps)
+{
+	return (u64)kbps * RAPID_BPS_PER_KBPS;
+}
+
+/* bytes per second -> kbit/s, rounded down, saturating at U32_MAX. */
+static inline u32 rapid_rate_to_kbps(u64 rate)
+{
+	u64 kbps = div_u64(rate, (u32)RAPID_BPS_PER_KBPS);
+
+	return kbps > U32_MAX ? U32_MAX : (u32)kbps;
+}
+
+static inline u64 rapid_rate_clamp(u64 rate, u64 lo, u64 hi)
+{
+	if (rate < lo)
+		return lo;
+	return rate > hi ? hi : rate;
+}
+
+/* Internal rate (1/256 B/s) -> B/s, rounded to nearest, at least 1. */
+static inline u64 rapid_rate_from_fp(u64 fp)
+{
+	u64 rate = (fp + (1ULL << (RAPID_RATE_FP_SHIFT - 1))) >>
+		   RAPID_RATE_FP_SHIFT;
+
+	return rate ? rate : 1;
+}
+
+/* m below 1.000 would make the rates decrease: treat it as 1.000. */
+static inline u32 rapid_m_sane(u32 m)
+{
+	return m < RAPID_M_SCALE ? RAPID_M_SCALE : (m > 65535 ? 65535 : m);
+}
+
+/* One geometric step: rate_fp * m, saturating at RAPID_RATE_FP_MAX. */
+static inline u64 rapid_rate_step(u64 fp, u32 m)
+{
+	u64 next;
+
+	if (fp > RAPID_RATE_FP_MAX)
+		fp = RAPID_RATE_FP_MAX;
+	/* fp < 2^42 and m < 2^16: no overflow */
+	next = div_u64(fp * rapid_m_sane(m) + RAPID_M_SCALE / 2, RAPID_M_SCALE);
+	return next > RAPID_RATE_FP_MAX ? RAPID_RATE_FP_MAX : next;
+}
+
+/*
+ * rho(N, m) = r_1 / r_avg in Q24 (Eq. 5 rewritten as a finite sum), in
+ * (0, 1]: 1 for N = 2 or m = 1, about 1/(N-1) * m/(m-1) for large m^N.
+ * Exact to a few units of 2^-24 (each m^-k term is rounded in Q30).
+ * N below 2 is treated as 2, above RAPID_N_MAX as RAPID_N_MAX.
+ */
+static inline u32 rapid_rho(u32 n, u32 m)
+{
+	u64 q = 1ULL << RAPID_SUM_SHIFT;	/* m^-k, Q30 */
+	u64 sum = 0;
+	u32 k, gaps;
+
+	if (n < RAPID_N_MIN)
+		n = RAPID_N_MIN;
+	if (n > RAPID_N_MAX)
+		n = RAPID_N_MAX;
+	m = rapid_m_sane(m);
+	gaps = n - 1;
+	for (k = 0; k < gaps; k++) {
+		sum += q;
+		/* q <= 2^30: q * 1000 < 2^40 */
+		q = div_u64(q * RAPID_M_SCALE + m / 2, m);
+	}
+	/* sum / gaps in Q30 -> Q24, rounded: sum <= gaps * 2^30 */
+	return (u32)div_u64(sum + ((u64)gaps << (RAPID_SUM_SHIFT -
+						  RAPID_RHO_SHIFT - 1)),
+			    gaps << (RAPID_SUM_SHIFT - RAPID_RHO_SHIFT));
+}
+
+/* ------------------------------------------------------------------ */
+/* The schedule of one p-stream                                        */
+/* ------------------------------------------------------------------ */
+
+struct rapid_schedule {
+	u64 r_avg;	/* B/s: average rate (Eq. 1), also r_0 */
+	u64 r1_fp;	/* 1/256 B/s: r_1, the rate of the first gap */
+	u32 rho;	/* Q24: r_1 / r_avg for (n, m) */
+	u16 m;		/* 1/1000: rate ratio of successive gaps */
+	u8 n;		/* packets in the stream, 2..RAPID_N_MAX */
+};
+
+/* Schedule from r_avg with a precomputed rho = rapid_rho(n, m). */
+static inline void rapid_schedule_init_rho(struct rapid_schedule *s,
+					   u64 r_avg, u32 n, u32 m, u32 rho)
+{
+	if (n < RAPID_N_MIN)
+		n = RAPID_N_MIN;
+	if (n > RAPID_N_MAX)
+		n = RAPID_N_MAX;
+	if (!rho || rho > RAPID_RHO_ONE)
+		rho = rapid_rho(n, m);
+	s->r_avg = rapid_rate_clamp(r_avg, 1, RAPID_RATE_MAX);
+	s->n = (u8)n;
+	s->m = (u16)rapid_m_sane(m);
+	s->rho = rho;
+	/* r_avg < 2^34, rho <= 2^24 */
+	s->r1_fp = (s->r_avg * rho) >> (RAPID_RHO_SHIFT - RAPID_RATE_FP_SHIFT);
+	if (!s->r1_fp)
+		s->r1_fp = 1;
+}
+
+/* Schedule from r_avg (steady state): r_1 by Eq. 5. */
+static inline void rapid_schedule_init(struct rapid_schedule *s, u64 r_avg,
+				       u32 n, u32 m)
+{
+	rapid_schedule_init_rho(s, r_avg, n, m, rapid_rho(n, m));
+}
+
+/* r_avg (B/s) of the stream whose first rate is r_1, for a given rho. */
+static inline u64 rapid_avg_from_first(u64 r_1, u32 rho)
+{
+	u64 r_avg;
+
+	if (!rho)
+		rho = 1;
+	r_1 = rapid_rate_clamp(r_1, 1, RAPID_RATE_MAX);
+	/* r_1 < 2^34: the shift stays below 2^58 */
+	r_avg = div64_u64((r_1 << RAPID_RHO_SHIFT) + rho / 2, rho);
+	return rapid_rate_clamp(r_avg, 1, RAPID_RATE_MAX);
+}
+
+/*
+ * The rate of gap i of the stream, B/s: i = 1..n-1 is r_i (the gap after
+ * packet i), i = 0 and i >= n are r_0 = r_avg (the gap between streams).
+ */
+static inline u64 rapid_schedule_rate(const struct rapid_schedule *s, u32 i)
+{
+	u64 fp = s->r1_fp;
+	u32 j;
+
+	if (i == 0 || i >= s->n)
+		return s->r_avg;
+	for (j = 1; j < i; j++)
+		fp = rapid_rate_step(fp, s->m);
+	return rapid_rate_from_fp(fp);
+}
+
+/* r_{N-1}: the highest rate the stream probes. */
+static inline u64 rapid_schedule_top(const struct rapid_schedule *s)
+{
+	return rapid_schedule_rate(s, s->n - 1);
+}
+
+/*
+ * Gap (ns) that a pacing rate gives a packet of payload_bytes: what
+ * tcp_update_skb_after_send() adds, payload * NSEC_PER_SEC / rate, rounded
+ * down.  A zero rate means "not paced" there, so 0 here too.
+ */
+static inline u64 rapid_schedule_gap_ns(u64 rate, u32 payload_bytes)
+{
+	if (!rate)
+		return 0;
+	return div64_u64((u64)payload_bytes * RAPID_NSEC_PER_SEC, rate);
+}
+
+/*
+ * TCP's EDT step (tcp_update_skb_after_send()): the gap a packet of `len`
+ * bytes gets at pacing rate `rate` when it left `credit` ns later than TCP
+ * had planned: len * 1e9 / rate minus min(half of that, credit).
+ */
+static inline u64 rapid_tcp_gap_ns(u64 rate, u32 len, u64 credit)
+{
+	u64 gap = rapid_schedule_gap_ns(rate, len);
+	u64 cut = gap / 2;
+
+	return gap - (credit < cut ? credit : cut);
+}
+
+/*
+ * The pacing rate to write so that TCP's step (rapid_tcp_gap_ns() with
+ * this credit) still gives the schedule's gap for `rate`: ask for
+ * gap + min(gap, credit).  With credit >= gap TCP then cuts half of 2 gap,
+ * with credit < gap it cuts exactly the credit.  Exact to about
+ * gap / rate + 1 ns.
+ */
+static inline u64 rapid_edt_rate(u64 rate, u32 len, u64 credit)
+{
+	u64 gap = rapid_schedule_gap_ns(rate, len);
+	u64 ask, num, r;
+
+	if (!credit || !gap)
+		return rate;
+	ask = gap + (credit < gap ? credit : gap);
+	num = (u64)len * RAPID_NSEC_PER_SEC;
+	r = div64_u64(num + ask / 2, ask);
+	return r ? r : 1;
+}
+
+/* l = n * P / r_avg (ns): the duration of one stream including r_0's gap. */
+static inline u64 rapid_stream_duration_ns(u32 n, u32 payload_bytes,
+					   u64 r_avg)
+{
+	if (!r_avg)
+		r_avg = 1;
+	return div64_u64((u64)n * payload_bytes * RAPID_NSEC_PER_SEC, r_avg);
+}
+
+/* ------------------------------------------------------------------ */
+/* Per-packet cursor: what the transmit hook walks                     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A stream of k <= n packets.  k < n when fewer than n packets of data are
+ * queued when the stream starts (footnote 5): the stream is then built for
+ * N = k at the same r_avg, and k <= 2 is sent at a uniform r_avg.
+ */
+struct rapid_cursor {
+	u64 r_avg;	/* B/s: the stream's r_avg, also its last gap */
+	u64 next_fp;	/* 1/256 B/s: rate of the gap after the next packet */
+	u16 m;		/* 1/1000: ratio applied after every gap */
+	u8 k;		/* packets in this stream; 0 = no stream yet */
+	u8 sent;	/* packets of it sent so far */
+};
+
+/* Packets in a stream when `avail` packets of data are queued. */
+static inline u32 rapid_stream_len(u32 n, u32 avail)
+{
+	if (avail < 1)
+		avail = 1;
+	return avail < n ? avail : n;
+}
+
+/*
+ * Turn the schedule `s` into the one a stream of min(n, avail) packets
+ * really follows and return that length k: unchanged for k = n, Eq. 5 with
+ * N = k at the same r_avg for 3 <= k < n, and a uniform r_avg (n = 2,
+ * m = 1) for k <= 2.  rapid_schedule_rate() of the result gives the gaps.
+ */
+static inline u32 rapid_schedule_shorten(struct rapid_schedule *s, u32 avail)
+{
+	u32 k = rapid_stream_len(s->n, avail);
+
+	if (k <= 2)
+		rapid_schedule_init_rho(s, s->r_avg, 2, RAPID_M_SCALE,
+					RAPID_RHO_ONE);
+	else if (k < s->n)
+		rapid_schedule_init(s, s->r_avg, k, s->m);
+	return k;
+}
+
+/*
+ * Start a stream from schedule `s` with `avail` packets of data queued.
+ * If `eff` is not NULL it receives the schedule the stream follows (see
+ * rapid_schedule_shorten()).  Returns the stream length k.
+ */
+static inline u32 rapid_cursor_start(struct rapid_cursor *c,
+				     const struct rapid_schedule *s,
+				     u32 avail, struct rapid_schedule *eff)
+{
+	struct rapid_schedule e = *s;
+	u32 k = rapid_schedule_shorten(&e, avail);
+
+	c->k = (u8)k;
+	c->sent = 0;
+	c->r_avg = e.r_avg;
+	c->m = e.m;
+	c->next_fp = e.r1_fp;
+	if (eff)
+		*eff = e;
+	return k;
+}
+
+/* True while the stream still has packets to send. */
+static inline bool rapid_cursor_open(const struct rapid_cursor *c)
+{
+	return c->sent < c->k;
+}
+
+/* Packets of the stream not yet sent. */
+static inline u32 rapid_cursor_left(const struct rapid_cursor *c)
+{
+	return c->sent < c->k ? c->k - c->sent : 0;
+}
+
+/*
+ * Account one packet of the stream and return the rate (B/s) of the gap
+ * after it: r_sent for packets 1..k-1, r_avg after the last one (then
+ * *last is set and the stream is closed).  On a closed cursor it returns
+ * r_avg and sets *last.
+ */
+static inline u64 rapid_cursor_next(struct rapid_cursor *c, bool *last)
+{
+	u64 rate;
+
+	if (c->sent >= c->k) {
+		*last = true;
+		return c->r_avg;
+	}
+	c->sent++;
+	if (c->sent == c->k) {
+		*last = true;
+		return c->r_avg;
+	}
+	*last = false;
+	rate = rapid_rate_from_fp(c->next_fp);
+	c->next_fp = rapid_rate_step(c->next_fp, c->m);
+	return rate;
+}
+
+/* Close the stream early (idle restart, RTO): the next packet starts anew. */
+static inline void rapid_cursor_close(struct rapid_cursor *c)
+{
+	c->k = c->sent;
+}
+
+/* ------------------------------------------------------------------ */
+/* The controller                                                      */
+/* ------------------------------------------------------------------ */
+
+struct rapid_cfg {
+	u64 init_rate;		/* B/s: r_avg of the first stream */
+	u64 min_rate;		/* B/s: floor of r_avg */
+	u64 max_rate;		/* B/s: ceiling of r_avg and of r_1 */
+	u64 tau_ns;		/* the tau of Eq. 6 */
+	u32 loss_factor;	/* 1/1000: r_avg multiplier, persistent loss */
+	u16 m;			/* 1/1000: steady-state m */
+	u8 n;			/* steady-state N */
+	u8 ss_n_max;		/* slow start: N doubles up to this */
+};
+
+/* The report's defaults. */
+static inline void rapid_cfg_default(struct rapid_cfg *cfg)
+{
+	cfg->init_rate = rapid_kbps_to_rate(RAPID_DEF_INIT_KBPS);
+	cfg->min_rate = RAPID_RATE_MIN;
+	cfg->max_rate = RAPID_RATE_MAX;
+	cfg->tau_ns = (u64)RAPID_DEF_TAU_MS * RAPID_NSEC_PER_MSEC;
+	cfg->loss_factor = RAPID_DEF_LOSS_FACTOR;
+	cfg->m = RAPID_DEF_M;
+	cfg->n = RAPID_DEF_N;
+	cfg->ss_n_max = RAPID_DEF_SS_N_MAX;
+}
+
+enum rapid_phase {
+	RAPID_PHASE_SS = 0,	/* slow start: one stream per RTT, m = 2 */
+	RAPID_PHASE_STEADY = 1,	/* N, m from the config, tau filter */
+	RAPID_PHASE_FIXED = 2,	/* lab mode: r_avg held, ABest ignored */
+};
+
+enum rapid_ev {
+	RAPID_EV_NONE = 0,	/* nothing changed */
+	RAPID_EV_IGNORED,	/* stale, duplicate or not applicable */
+	RAPID_EV_SS_GROW,	/* slow start: no trend, N doubled, r_1 = ABest */
+	RAPID_EV_SS_EXIT,	/* slow start left: r_avg = ABest */
+	RAPID_EV_INCREASE,	/* tau filter step towards a higher ABest */
+	RAPID_EV_DECREASE,	/* lower ABest adopted at once */
+	RAPID_EV_LOSS_REDUCE,	/* persistent loss: r_avg *= loss_factor */
+	RAPID_EV_RTO,		/* RTO: slow start from r_avg / 4 */
+	RAPID_EV_UNDO,		/* spurious loss: previous state restored */
+};
+
+struct rapid_ctl {
+	u64 r_avg;		/* B/s: r_avg of the next stream */
+	u64 undo_r_avg;		/* B/s: r_avg before the last loss response */
+	u32 rho;		/* Q24: rapid_rho(n, m), cached */
+	u32 last_id;		/* newest stream whose ABest was applied */
+	u32 epoch_id;		/* first stream sent with current SS params */
+	u32 launched_id;	/* newest stream started */
+	u32 reduce_id;		/* launched_id at the last loss reduction */
+	u16 m;			/* 1/1000: m of the next stream */
+	u8 n;			/* N of the next stream; 0 = not initialised */
+	u8 phase;		/* enum rapid_phase */
+	u8 lossy;		/* consecutive completed streams with loss */
+	u8 undo_phase;		/* phase before the last loss response */
+	u8 undo_n;		/* N before the last loss response */
+	u8 dirty;		/* SS params changed, no stream sent yet */
+};
+
+static inline void rapid_ctl_set_params(struct rapid_ctl *ctl, u32 n, u32 m)
+{
+	if (n < RAPID_N_MIN)
+		n = RAPID_N_MIN;
+	if (n > RAPID_N_MAX)
+		n = RAPID_N_MAX;
+	m = rapid_m_sane(m);
+	if (ctl->n != n || ctl->m != m || !ctl->rho) {
+		ctl->n = (u8)n;
+		ctl->m = (u16)m;
+		ctl->rho = rapid_rho(n, m);
+	}
+}
+
+static inline void rapid_ctl_enter_steady(struct rapid_ctl *ctl,
+					  const struct rapid_cfg *cfg,
+					  u64 r_avg)
+{
+	ctl->phase = RAPID_PHASE_STEADY;
+	rapid_ctl_set_params(ctl, cfg->n, cfg->m);
+	ctl->r_avg = rapid_rate_clamp(r_avg, cfg->min_rate, cfg->max_rate);
+	ctl->lossy = 0;
+}
+
+/* Slow start with N = n and first rate r_1 (r_avg follows from Eq. 1). */
+static inline void rapid_ctl_enter_ss(struct rapid_ctl *ctl,
+				      const struct rapid_cfg *cfg,
+				      u32 n, u64 r_1)
+{
+	ctl->phase = RAPID_PHASE_SS;
+	rapid_ctl_set_params(ctl, n, RAPID_SS_M);
+	r_1 = rapid_rate_clamp(r_1, cfg->min_rate, cfg->max_rate);
+	ctl->r_avg = rapid_avg_from_first(r_1, ctl->rho);
+	if (ctl->r_avg < cfg->min_rate)
+		ctl->r_avg = cfg->min_rate;
+	ctl->dirty = 1;
+	ctl->lossy = 0;
+}
+
+static inline void rapid_ctl_init(struct rapid_ctl *ctl,
+				  const struct rapid_cfg *cfg)
+{
+	*ctl = (struct rapid_ctl){ 0 };
+	/* N = 2: one gap, r_1 = r_avg = the initial rate */
+	rapid_ctl_enter_ss(ctl, cfg, RAPID_SS_N_INIT, cfg->init_rate);
+}
+
+/* Lab mode: hold r_avg at `rate` with the steady-state N and m. */
+static inline void rapid_ctl_set_fixed(struct rapid_ctl *ctl,
+				       const struct rapid_cfg *cfg, u64 rate)
+{
+	rapid_ctl_set_params(ctl, cfg->n, cfg->m);
+	ctl->phase = RAPID_PHASE_FIXED;
+	ctl->r_avg = rapid_rate_clamp(rate, RAPID_RATE_MIN, RAPID_RATE_MAX);
+	ctl->undo_r_avg = 0;
+	ctl->lossy = 0;
+}
+
+/* The schedule of the next stream. */
+static inline void rapid_ctl_schedule(const struct rapid_ctl *ctl,
+				      struct rapid_schedule *s)
+{
+	rapid_schedule_init_rho(s, ctl->r_avg, ctl->n, ctl->m, ctl->rho);
+}
+
+/* A stream with this id has just started with rapid_ctl_schedule(). */
+static inline void rapid_ctl_stream_started(struct rapid_ctl *ctl, u32 id)
+{
+	ctl->launched_id = id;
+	if (ctl->dirty) {
+		ctl->epoch_id = id;
+		ctl->dirty = 0;
+	}
+}
+
+/* "No increasing trend": ABest at (or above) the stream's top rate. */
+static inline bool rapid_abest_is_top(u64 abest, u64 top)
+{
+	if (abest >= top)
+		return true;
+	return top - abest <= (top >> RAPID_TOP_TOL_SHIFT);
+}
+
+/*
+ * Eq. 6, one step: r_avg + (l / tau) (ABest - r_avg) with l = n * P / r_avg,
+ * for ABest > r_avg; l >= tau adopts ABest at once.  The step is rounded
+ * up so that r_avg always moves.  Returns the new r_avg (B/s).
+ */
+static inline u64 rapid_filter_increase(u64 r_avg, u64 abest, u32 n,
+					u32 mss, u64 tau_ns)
+{
+	u64 l_ns, frac, diff;
+
+	abest = rapid_rate_clamp(abest, 1, RAPID_RATE_MAX);
+	if (abest <= r_avg)
+		return abest;
+	if (!r_avg)
+		return abest;
+	l_ns = rapid_stream_duration_ns(n, mss ? mss : 1, r_avg);
+	if (!tau_ns || l_ns >= tau_ns)
+		return abest;
+	if (tau_ns > (u64)RAPID_TAU_MAX_MS * RAPID_NSEC_PER_MSEC)
+		tau_ns = (u64)RAPID_TAU_MAX_MS * RAPID_NSEC_PER_MSEC;
+	if (l_ns >= tau_ns)
+		return abest;
+	/* l_ns < tau_ns < 2^36: the shift stays below 2^60 */
+	frac = div64_u64(l_ns << RAPID_FRAC_SHIFT, tau_ns);
+	diff = abest - r_avg;
+	/* diff < 2^34, frac < 2^24 */
+	return r_avg + ((diff * frac + (1ULL << RAPID_FRAC_SHIFT) - 1) >>
+			RAPID_FRAC_SHIFT);
+}
+
+/* Is stream `id` newer than `ref` (serial-number arithmetic)? */
+static inline bool rapid_id_after(u32 id, u32 ref)
+{
+	return (s32)(id - ref) > 0;
+}
+
+/*
+ * ABest (B/s) for p-stream `id` arrived (Sections 3.1.3, 3.1.5, 3.2.2).
+ * mss is the packet size P of Eq. 6.  Returns what it did; the new r_avg,
+ * n and m are in ctl (rapid_ctl_schedule()).
+ *
+ * Slow start: while ABest is the stream's top rate (no trend), double N (up
+ * to ss_n_max) and set r_1 = ABest (at most the probed top); the first
+ * ABest below the top ends slow start with r_avg = ABest and the
+ * steady-state N and m.  Only streams sent with the current parameters
+ * count.  Steady state: higher ABest through the tau filter, lower
+ * adopted at once.  Always clamped to [min_rate, max_rate].
+ */
+static inline enum rapid_ev rapid_ctl_on_abest(struct rapid_ctl *ctl,
+					       const struct rapid_cfg *cfg,
+					       u32 id, u64 abest, u32 mss)
+{
+	u64 top, r_1;
+	u32 n;
+
+	if (!ctl->n || ctl->phase == RAPID_PHASE_FIXED)
+		return RAPID_EV_IGNORED;
+	if (ctl->last_id && !rapid_id_after(id, ctl->last_id))
+		return RAPID_EV_IGNORED;
+	abest = rapid_rate_clamp(abest, 1, RAPID_RATE_MAX);
+
+	if (ctl->phase == RAPID_PHASE_SS) {
+		struct rapid_schedule s;
+
+		if (ctl->dirty || rapid_id_after(ctl->epoch_id, id))
+			return RAPID_EV_IGNORED;	/* probed with old params */
+		ctl->last_id = id;
+		ctl->undo_r_avg = 0;
+		rapid_ctl_schedule(ctl, &s);
+		top = rapid_schedule_top(&s);
+		if (!rapid_abest_is_top(abest, top) || top >= cfg->max_rate) {
+			rapid_ctl_enter_steady(ctl, cfg, abest);
+			return RAPID_EV_SS_EXIT;
+		}
+		r_1 = abest < top ? abest : top;
+		n = 2U * ctl->n;
+		if (n > cfg->ss_n_max)
+			n = cfg->ss_n_max;
+		rapid_ctl_enter_ss(ctl, cfg, n, r_1);
+		return RAPID_EV_SS_GROW;
+	}
+
+	ctl->last_id = id;
+	ctl->undo_r_avg = 0;	/* fresh information: no undo past it */
+	if (abest > ctl->r_avg) {
+		u64 next = rapid_filter_increase(ctl->r_avg, abest, ctl->n, mss,
+						 cfg->tau_ns);
+
+		next = rapid_rate_clamp(next, cfg->min_rate, cfg->max_rate);
+		if (next == ctl->r_avg)
+			return RAPID_EV_NONE;
+		ctl->r_avg = next;
+		return RAPID_EV_INCREASE;
+	}
+	abest = rapid_rate_clamp(abest, cfg->min_rate, cfg->max_rate);
+	if (abest == ctl->r_avg)
+		return RAPID_EV_NONE;
+	ctl->r_avg = abest;
+	return RAPID_EV_DECREASE;
+}
+
+static inline void rapid_ctl_save_undo(struct rapid_ctl *ctl)
+{
+	ctl->undo_r_avg = ctl->r_avg;
+	ctl->undo_phase = ctl->phase;
+	ctl->undo_n = ctl->n;
+}
+
+/*
+ * Stream `id` has been fully acknowledged; `lossy` says whether packets
+ * were marked lost while it was the oldest unacknowledged stream.  An
+ * isolated loss changes nothing (RAPID is delay-based, and the next ABest
+ * reflects real congestion).  Loss in two consecutive completed streams,
+ * the second of them sent after the previous reduction, multiplies r_avg by
+ * loss_factor / 1000: at most one reduction per round trip, like NewReno's
+ * once per window.  Steady state only (slow start reacts on recovery).
+ */
+static inline enum rapid_ev rapid_ctl_on_stream_done(struct rapid_ctl *ctl,
+						     const struct rapid_cfg *cfg,
+						     u32 id, bool lossy)
+{
+	u64 r;
+
+	if (!lossy) {
+		ctl->lossy = 0;
+		return RAPID_EV_NONE;
+	}
+	if (ctl->phase != RAPID_PHASE_STEADY)
+		return RAPID_EV_NONE;
+	if (ctl->lossy < 255)
+		ctl->lossy++;
+	if (ctl->lossy < 2 || cfg->loss_factor >= RAPID_M_SCALE)
+		return RAPID_EV_NONE;
+	if (ctl->reduce_id && !rapid_id_after(id, ctl->reduce_id))
+		return RAPID_EV_NONE;	/* sent before the last reduction */
+	rapid_ctl_save_undo(ctl);
+	r = div_u64(ctl->r_avg * cfg->loss_factor, RAPID_M_SCALE);
+	ctl->r_avg = rapid_rate_clamp(r, cfg->min_rate, cfg->max_rate);
+	ctl->reduce_id = ctl->launched_id;
+	ctl->lossy = 0;
+	return RAPID_EV_LOSS_REDUCE;
+}
+
+/*
+ * Fast recovery started.  In slow start a loss means the last stream
+ * overshot: leave slow start at its r_1, the rate the previous stream
+ * confirmed.  In steady state nothing happens here (see on_stream_done).
+ */
+static inline enum rapid_ev rapid_ctl_on_recovery(struct rapid_ctl *ctl,
+						  const struct rapid_cfg *cfg)
+{
+	struct rapid_schedule s;
+
+	if (!ctl->n || ctl->phase != RAPID_PHASE_SS)
+		return RAPID_EV_NONE;
+	rapid_ctl_save_undo(ctl);
+	rapid_ctl_schedule(ctl, &s);
+	rapid_ctl_enter_steady(ctl, cfg, rapid_rate_from_fp(s.r1_fp));
+	return RAPID_EV_SS_EXIT;
+}
+
+/*
+ * Retransmission timeout: the path may have collapsed.  Restart slow
+ * start (N = 2, m = 2) from r_avg / 4, not below min_rate.
+ */
+static inline enum rapid_ev rapid_ctl_on_rto(struct rapid_ctl *ctl,
+					     const struct rapid_cfg *cfg)
+{
+	if (!ctl->n || ctl->phase == RAPID_PHASE_FIXED)
+		return RAPID_EV_NONE;
+	rapid_ctl_save_undo(ctl);
+	rapid_ctl_enter_ss(ctl, cfg, RAPID_SS_N_INIT,
+			   ctl->r_avg >> RAPID_RTO_SHIFT);
+	return RAPID_EV_RTO;
+}
+
+/* TCP found the last loss response spurious: restore what it changed. */
+static inline enum rapid_ev rapid_ctl_undo(struct rapid_ctl *ctl,
+					   const struct rapid_cfg *cfg)
+{
+	if (!ctl->undo_r_avg || ctl->phase == RAPID_PHASE_FIXED)
+		return RAPID_EV_NONE;
+	if (ctl->undo_phase == RAPID_PHASE_SS) {
+		ctl->phase = RAPID_PHASE_SS;
+		rapid_ctl_set_params(ctl, ctl->undo_n, RAPID_SS_M);
+		ctl->dirty = 1;
+		ctl->r_avg = ctl->undo_r_avg;
+	} else {
+		rapid_ctl_enter_steady(ctl, cfg, ctl->undo_r_avg);
+	}
+	ctl->undo_r_avg = 0;
+	return RAPID_EV_UNDO;
+}
+
+/*
+ * cwnd that never limits a paced flow: twice the packets r_avg puts in
+ * flight over srtt, plus two streams, plus RAPID_CWND_EXTRA.  srtt_us = 0
+ * (no sample) counts as 1 s.  Saturates at U32_MAX.
+ */
+static inline u32 rapid_cwnd_target(u64 rate, u64 srtt_us, u32 mss, u32 n)
+{
+	u64 bdp, cwnd;
+
+	if (!mss)
+		mss = 1;
+	if (!srtt_us)
+		srtt_us = RAPID_USEC_PER_SEC;
+	if (srtt_us > RAPID_SRTT_MAX_US)
+		srtt_us = RAPID_SRTT_MAX_US;
+	rate = rapid_rate_clamp(rate, 1, RAPID_RATE_MAX);
+	/* rate < 2^34, srtt < 2^26 */
+	bdp = div64_u64(rate * srtt_us + (u64)mss * RAPID_USEC_PER_SEC - 1,
+			(u64)mss * RAPID_USEC_PER_SEC);
+	cwnd = 2 * bdp + 2ULL * n + RAPID_CWND_EXTRA;
+	return cwnd > U32_MAX ? U32_MAX : (u32)cwnd;
+}
+
+/*
+ * The estimator and the feedback option codec (PathChirp's excursion
+ * analysis -> ABest), so that this is the one header the module includes.
+ */
+#include "rapid_pathchirp.h"
+
+#endif /* RAPID_CHIRP_H */

@@ -1,0 +1,909 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of rapid_chirp.h: the p-stream schedule (Eqs. 1, 4, 5), the
+ * per-packet cursor, the slow start of Table 4, the tau filter (Eq. 6),
+ * decreases, loss responses and the cwnd cap.
+ *
+ * Expectations come from double-precision transcriptions of the report's
+ * equations (ref_*() below) or from numbers worked out by hand in the
+ * comments, never from the functions under test.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "tap.h"
+#include "rapid_chirp.h"
+
+#define P_FULL	1448U	/* payload of a full-size segment on a 1500 B path */
+
+/* ---- double-precision references ---------------------------------- */
+
+/* Eq. 5: r_1 / r_avg */
+static double ref_r1_ratio(int n, double m)
+{
+	if (n < 2)
+		n = 2;
+	if (m == 1.0)
+		return 1.0;
+	return (pow(m, n - 1) - 1) / ((n - 1) * (m - 1) * pow(m, n - 2));
+}
+
+/* Eq. 4: r_i / r_avg, i = 1..n-1 */
+static double ref_rate_ratio(int n, double m, int i)
+{
+	return ref_r1_ratio(n, m) * pow(m, i - 1);
+}
+
+static double rel(double got, double want)
+{
+	return fabs(got - want) / (want != 0 ? fabs(want) : 1);
+}
+
+/* Eq. 6 for one ABest, as printed */
+static double ref_filter(double r_avg, double abest, int n, double p,
+			 double tau_s)
+{
+	double l = n * p / r_avg;
+
+	if (abest <= r_avg)
+		return abest;
+	if (l >= tau_s)
+		return abest;
+	return r_avg + l / tau_s * (abest - r_avg);
+}
+
+/* ---- the schedule --------------------------------------------------- */
+
+static void test_rho(void)
+{
+	static const int ns[] = { 2, 3, 5, 16, 30, 64, 128 };
+	static const unsigned int ms[] = { 1001, 1070, 1500, 2000, 4000 };
+	double worst = 0;
+	size_t a, b;
+
+	for (a = 0; a < sizeof(ns) / sizeof(ns[0]); a++) {
+		for (b = 0; b < sizeof(ms) / sizeof(ms[0]); b++) {
+			double want = ref_r1_ratio(ns[a], ms[b] / 1000.0);
+			double got = rapid_rho(ns[a], ms[b]) /
+				     (double)RAPID_RHO_ONE;
+			/* in units of the Q24 step */
+			double e = fabs(got - want) * RAPID_RHO_ONE;
+
+			if (e > worst)
+				worst = e;
+		}
+	}
+	tap_ok(worst <= 1.0, "rho(N, m) = Eq. 5 within 1 unit of 2^-24 for N 2..128, m 1.001..4 (worst %.2f)",
+	       worst);
+	tap_eq(rapid_rho(2, 1070), RAPID_RHO_ONE, "rho: N = 2 gives r_1 = r_avg exactly");
+	tap_eq(rapid_rho(30, 1000), RAPID_RHO_ONE, "rho: m = 1 gives a uniform stream");
+	tap_eq(rapid_rho(0, 1070), RAPID_RHO_ONE, "rho: N = 0 treated as 2");
+	tap_eq(rapid_rho(1, 1070), RAPID_RHO_ONE, "rho: N = 1 treated as 2");
+	tap_eq(rapid_rho(30, 0), RAPID_RHO_ONE, "rho: m = 0 treated as 1.000");
+	tap_eq(rapid_rho(1000, 1070), rapid_rho(RAPID_N_MAX, 1070),
+	       "rho: N above the maximum treated as the maximum");
+}
+
+static void test_paper_defaults(void)
+{
+	struct rapid_schedule s;
+	double r1, top, paper_top;
+
+	rapid_schedule_init(&s, 1000000, 30, 1070);
+	r1 = rapid_schedule_rate(&s, 1) / 1e6;
+	top = rapid_schedule_top(&s) / 1e6;
+	/* the report's r_{N-1} ~ 3.22 r_avg is r_1 * m^(N-1) */
+	paper_top = r1 * pow(1.07, 29);
+
+	tap_near(r1, ref_r1_ratio(30, 1.07), 1e-6,
+		 "N=30 m=1.07: r_1 / r_avg = %.6f (Eq. 5: 0.453004)", r1);
+	tap_near(r1, 0.45, 0.005, "N=30 m=1.07: r_1 ~ 0.45 r_avg (report, Section 3.1.4)");
+	tap_near(top, ref_rate_ratio(30, 1.07, 29), 1e-5,
+		 "N=30 m=1.07: r_{N-1} / r_avg = %.5f (Eq. 4: 3.01195)", top);
+	tap_near(paper_top, 3.22, 0.005,
+		 "N=30 m=1.07: the report's 3.22 is r_1 * m^29 (%.4f)", paper_top);
+	tap_eq(s.n, 30, "schedule keeps N");
+	tap_eq(s.m, 1070, "schedule keeps m");
+}
+
+static void test_rates_vs_reference(void)
+{
+	static const double avgs[] = { 1250, 1e6, 1.25e8, 1.25e10 };
+	struct rapid_schedule s;
+	double worst = 0;
+	size_t a;
+	int i;
+
+	for (a = 0; a < sizeof(avgs) / sizeof(avgs[0]); a++) {
+		rapid_schedule_init(&s, (u64)avgs[a], 30, 1070);
+		for (i = 1; i < 30; i++) {
+			double want = fmin(avgs[a] * ref_rate_ratio(30, 1.07, i),
+					   (double)RAPID_RATE_MAX);
+			double got = (double)rapid_schedule_rate(&s, i);
+			/* rounding to whole B/s: 0.5 B/s */
+			double e = (fabs(got - want) - 0.5) / want;
+
+			if (e > worst)
+				worst = e;
+		}
+	}
+	tap_ok(worst < 4e-6, "r_i = min(m^(i-1) r_1, 100 Gbit/s) within 0.5 B/s + 4e-6 at 10 kbit/s..100 Gbit/s (worst %.2e)",
+	       worst);
+	rapid_schedule_init(&s, 1000000, 30, 1070);
+	tap_eq(rapid_schedule_rate(&s, 0), 1000000, "rate(0) is r_0 = r_avg");
+	tap_eq(rapid_schedule_rate(&s, 30), 1000000, "rate(N) is r_avg (gap to the next stream)");
+	tap_eq(rapid_schedule_rate(&s, 200), 1000000, "rate(i > N) is r_avg");
+}
+
+/*
+ * Walk one full stream through the cursor; return the sum of its gaps in
+ * ns and the sum of the first k-1 gaps in *intra.  Checks that the cursor
+ * hands out exactly the schedule's rates.
+ */
+static u64 walk_stream(const struct rapid_schedule *s, u32 avail, u32 payload,
+		       u64 *intra, int *mismatch, u32 *k_out)
+{
+	struct rapid_cursor c;
+	u64 sum = 0;
+	bool last = false;
+	u32 j = 0;
+
+	*mismatch = 0;
+	*intra = 0;
+	rapid_cursor_start(&c, s, avail, NULL);
+	*k_out = c.k;
+	while (rapid_cursor_open(&c)) {
+		u64 rate = rapid_cursor_next(&c, &last);
+		u64 gap = rapid_schedule_gap_ns(rate, payload);
+
+		j++;
+		if (c.k == s->n && j < c.k && rate != rapid_schedule_rate(s, j))
+			(*mismatch)++;
+		if (last != (j == c.k))
+			(*mismatch)++;
+		sum += gap;
+		if (!last)
+			*intra += gap;
+	}
+	if (j != c.k)
+		(*mismatch)++;
+	return sum;
+}
+
+/*
+ * Bound of the rounding: each gap uses a rate rounded to whole B/s
+ * (relative error 0.5 / r) and is itself rounded down to 1 ns.
+ */
+static double gap_tolerance_ns(double r_avg, int n, double m, double payload)
+{
+	double tol = n + 1;
+	int i;
+
+	for (i = 1; i < n; i++) {
+		double r = fmin(r_avg * ref_rate_ratio(n, m, i),
+				(double)RAPID_RATE_MAX);
+
+		tol += payload * 1e9 / r * (0.5 / (r - 0.5)) + 1e-9 * payload * 1e9 / r;
+	}
+	return tol + payload * 1e9 / r_avg * 1e-6;
+}
+
+/* sum of the N-1 gaps in ns, rates of Eq. 4 saturated at 100 Gbit/s */
+static double ref_intra_ns(double r_avg, int n, double m, double payload,
+			   int *saturated)
+{
+	double sum = 0;
+	int i;
+
+	*saturated = 0;
+	for (i = 1; i < n; i++) {
+		double r = r_avg * ref_rate_ratio(n, m, i);
+
+		if (r > (double)RAPID_RATE_MAX) {
+			r = (double)RAPID_RATE_MAX;
+			*saturated = 1;
+		}
+		sum += payload * 1e9 / r;
+	}
+	return sum;
+}
+
+static void test_stream_sums(void)
+{
+	static const struct {
+		double r_avg;
+		int n;
+		unsigned int m;
+		u32 payload;
+	} cases[] = {
+		{ 1e6, 30, 1070, P_FULL },
+		{ 1250, 30, 1070, P_FULL },		/* 10 kbit/s */
+		{ 1.25e10, 30, 1070, P_FULL },		/* 100 Gbit/s */
+		{ 1.25e7, 2, 1070, P_FULL },		/* N = 2 */
+		{ 1.25e7, 128, 1070, P_FULL },		/* N = max */
+		{ 1.25e7, 30, 1001, P_FULL },		/* m = 1.001 */
+		{ 1.25e7, 16, 2000, P_FULL },		/* slow start shape */
+		{ 1.25e7, 30, 1070, 1 },		/* payload 1 B */
+		{ 1.25e7, 30, 1070, 65535 },		/* payload 64 KiB */
+		{ 1250, 128, 1001, 65535 },
+	};
+	size_t a;
+
+	for (a = 0; a < sizeof(cases) / sizeof(cases[0]); a++) {
+		struct rapid_schedule s;
+		double want_all, want_intra, tol;
+		int mismatch, saturated;
+		u64 intra, all;
+		u32 k;
+
+		rapid_schedule_init(&s, (u64)cases[a].r_avg, cases[a].n,
+				    cases[a].m);
+		all = walk_stream(&s, 1000, cases[a].payload, &intra,
+				  &mismatch, &k);
+		want_intra = ref_intra_ns(cases[a].r_avg, cases[a].n,
+					  cases[a].m / 1000.0,
+					  cases[a].payload, &saturated);
+		want_all = want_intra + cases[a].payload * 1e9 / cases[a].r_avg;
+		if (!saturated) {
+			double eq1 = (cases[a].n - 1) * (double)cases[a].payload *
+				     1e9 / cases[a].r_avg;
+
+			tap_near(want_intra, eq1, eq1 * 1e-9,
+				 "reference: Eq. 1 holds exactly, N=%d m=%u",
+				 cases[a].n, cases[a].m);
+		} else {
+			tap_ok(want_intra >= (cases[a].n - 1) *
+			       (double)cases[a].payload * 1e9 / cases[a].r_avg,
+			       "rates saturated at 100 Gbit/s only lengthen the stream, N=%d m=%u r_avg=%.0f",
+			       cases[a].n, cases[a].m, cases[a].r_avg);
+		}
+		tol = gap_tolerance_ns(cases[a].r_avg, cases[a].n,
+				       cases[a].m / 1000.0, cases[a].payload);
+		tap_eq(mismatch, 0, "cursor = schedule, N=%d m=%u r_avg=%.0f P=%u",
+		       cases[a].n, cases[a].m, cases[a].r_avg, cases[a].payload);
+		tap_near((double)intra, want_intra, tol,
+			 "N-1 gaps = sum P / r_i (Eq. 1), N=%d m=%u r_avg=%.0f P=%u",
+			 cases[a].n, cases[a].m, cases[a].r_avg,
+			 cases[a].payload);
+		tap_near((double)all, want_all, tol,
+			 "stream + inter-stream gap = N P / r_avg (+ saturation), N=%d m=%u r_avg=%.0f P=%u",
+			 cases[a].n, cases[a].m, cases[a].r_avg,
+			 cases[a].payload);
+	}
+}
+
+static void test_extremes(void)
+{
+	struct rapid_schedule s;
+	u64 prev = 0, rate, intra, all;
+	int mono = 1, i, mismatch;
+	u32 k;
+
+	/* m = 4, N = 128: m^126 is far beyond 100 Gbit/s; the rates saturate */
+	rapid_schedule_init(&s, 1250000, 128, 4000);
+	for (i = 1; i < 128; i++) {
+		rate = rapid_schedule_rate(&s, i);
+		if (rate < prev || rate == 0 || rate > RAPID_RATE_MAX)
+			mono = 0;
+		prev = rate;
+	}
+	tap_ok(mono, "m=4 N=128: rates non-decreasing, > 0, <= 100 Gbit/s");
+	tap_eq(rapid_schedule_top(&s), RAPID_RATE_MAX, "m=4 N=128: top saturates at 100 Gbit/s");
+	tap_near(rapid_schedule_rate(&s, 1) / 1250000.0, ref_r1_ratio(128, 4.0),
+		 1e-5, "m=4 N=128: r_1 still from Eq. 5 (%.6f)",
+		 ref_r1_ratio(128, 4.0));
+	all = walk_stream(&s, 1000, P_FULL, &intra, &mismatch, &k);
+	/* saturation only lengthens gaps: average rate <= r_avg */
+	tap_ok((double)intra >= 127.0 * P_FULL * 1e9 / 1250000.0 * (1 - 1e-4),
+	       "m=4 N=128: saturated stream never exceeds r_avg on average");
+	tap_ok(all > intra, "m=4 N=128: the inter-stream gap is counted");
+
+	/* r_avg = 100 Gbit/s, m = 4: top and r_1 finite, no overflow */
+	rapid_schedule_init(&s, RAPID_RATE_MAX, 30, 4000);
+	tap_eq(rapid_schedule_top(&s), RAPID_RATE_MAX, "100 Gbit/s, m=4: top saturates");
+	tap_ok(rapid_schedule_rate(&s, 1) > 0, "100 Gbit/s, m=4: r_1 > 0");
+
+	/* r_avg above the maximum is clamped, zero is raised to 1 B/s */
+	rapid_schedule_init(&s, ~0ULL, 30, 1070);
+	tap_eq(s.r_avg, RAPID_RATE_MAX, "schedule: r_avg = U64_MAX clamped to 100 Gbit/s");
+	rapid_schedule_init(&s, 0, 30, 1070);
+	tap_eq(s.r_avg, 1, "schedule: r_avg = 0 raised to 1 B/s");
+	tap_ok(rapid_schedule_rate(&s, 1) >= 1 && rapid_schedule_top(&s) >= 1,
+	       "schedule: r_avg = 0 gives no zero rate");
+
+	/* gaps: zero guarded, huge payload at 1 B/s, tiny at 100 Gbit/s */
+	tap_eq(rapid_schedule_gap_ns(0, P_FULL), 0, "gap: rate 0 = unpaced, 0 ns (no division by zero)");
+	tap_eq(rapid_schedule_gap_ns(1000, 0), 0, "gap: payload 0 gives 0 ns");
+	tap_eq(rapid_schedule_gap_ns(1, 65535), 65535ULL * 1000000000ULL,
+	       "gap: 65535 B at 1 B/s = 65535 s");
+	tap_eq(rapid_schedule_gap_ns(RAPID_RATE_MAX, P_FULL), 115,
+	       "gap: 1448 B at 100 Gbit/s = 115.84 ns, rounded down");
+	tap_eq(rapid_schedule_gap_ns(1250, P_FULL), 1158400000ULL,
+	       "gap: 1448 B at 10 kbit/s = 1.1584 s");
+	tap_eq(rapid_stream_duration_ns(30, P_FULL, 0), 30ULL * P_FULL * 1000000000ULL,
+	       "stream duration: r_avg = 0 treated as 1 B/s");
+	tap_eq(rapid_stream_duration_ns(30, P_FULL, 12500000), 3475200,
+	       "stream duration: 30 x 1448 B at 100 Mbit/s = 3.4752 ms");
+
+	/* step saturation */
+	tap_eq(rapid_rate_step(RAPID_RATE_FP_MAX, 4000), RAPID_RATE_FP_MAX,
+	       "rate step saturates at 100 Gbit/s");
+	tap_eq(rapid_rate_step(~0ULL, 65535), RAPID_RATE_FP_MAX,
+	       "rate step: no overflow from U64_MAX input");
+	tap_eq(rapid_rate_from_fp(0), 1, "fp rate 0 -> 1 B/s (never unpaced)");
+	tap_eq(rapid_rate_from_fp(384), 2, "fp rate 1.5 B/s rounds to 2");
+}
+
+static void test_short_streams(void)
+{
+	struct rapid_schedule s;
+	struct rapid_cursor c;
+	bool last;
+	u64 r1, r2, r3;
+	u64 intra, all;
+	int mismatch;
+	u32 k;
+
+	rapid_schedule_init(&s, 1000000, 30, 1070);
+
+	rapid_cursor_start(&c, &s, 1, NULL);
+	tap_eq(c.k, 1, "k=1: one-packet stream");
+	r1 = rapid_cursor_next(&c, &last);
+	tap_ok(r1 == 1000000 && last && !rapid_cursor_open(&c),
+	       "k=1: gap after it at r_avg, stream closed");
+
+	rapid_cursor_start(&c, &s, 2, NULL);
+	r1 = rapid_cursor_next(&c, &last);
+	tap_ok(r1 == 1000000 && !last, "k=2: first gap at uniform r_avg");
+	r2 = rapid_cursor_next(&c, &last);
+	tap_ok(r2 == 1000000 && last, "k=2: second gap at r_avg, stream closed");
+
+	rapid_cursor_start(&c, &s, 0, NULL);
+	tap_eq(c.k, 1, "avail=0 still makes a one-packet stream");
+
+	/* k = 3 < N: built as an N=3 stream at the same r_avg (Eq. 5, N=3) */
+	rapid_cursor_start(&c, &s, 3, NULL);
+	tap_eq(c.k, 3, "k=3: three-packet stream");
+	r1 = rapid_cursor_next(&c, &last);
+	r2 = rapid_cursor_next(&c, &last);
+	r3 = rapid_cursor_next(&c, &last);
+	tap_near(r1, 1e6 * ref_r1_ratio(3, 1.07), 1.0,
+		 "k=3: r_1 = 2m/(1+m)... Eq. 5 with N=3 (%.1f)",
+		 1e6 * ref_r1_ratio(3, 1.07));
+	tap_near(r2, 1e6 * ref_rate_ratio(3, 1.07, 2), 1.0, "k=3: r_2 = m r_1");
+	tap_ok(r3 == 1000000 && last, "k=3: last gap r_avg, closed");
+	all = walk_stream(&s, 3, P_FULL, &intra, &mismatch, &k);
+	tap_near((double)intra, 2.0 * P_FULL * 1e9 / 1e6, 4,
+		 "k=3: its two gaps average r_avg (Eq. 1 with N=3)");
+	tap_near((double)all, 3.0 * P_FULL * 1e9 / 1e6, 5,
+		 "k=3: stream + inter-stream gap = 3 P / r_avg");
+
+	/* the effective schedule reproduces the cursor's gaps */
+	{
+		struct rapid_schedule eff;
+		int same = 1;
+		u32 kk, i;
+
+		for (kk = 1; kk <= 31; kk++) {
+			rapid_cursor_start(&c, &s, kk, &eff);
+			for (i = 1; i <= c.k; i++) {
+				u64 r = rapid_cursor_next(&c, &last);
+				u64 want = i < c.k ? rapid_schedule_rate(&eff, i)
+						   : eff.r_avg;
+
+				if (r != want)
+					same = 0;
+			}
+			if (kk <= 2 && (eff.n != 2 || eff.m != 1000))
+				same = 0;
+			if (kk > 2 && eff.n != (kk < 30 ? kk : 30))
+				same = 0;
+		}
+		tap_ok(same, "effective schedule = the cursor's gaps for k = 1..31");
+	}
+
+	/* more data than N: the stream is N long */
+	rapid_cursor_start(&c, &s, 100000, NULL);
+	tap_eq(c.k, 30, "plenty of data: k = N");
+	tap_eq(rapid_cursor_left(&c), 30, "cursor_left before the first packet = N");
+	rapid_cursor_next(&c, &last);
+	rapid_cursor_close(&c);
+	tap_ok(!rapid_cursor_open(&c) && rapid_cursor_left(&c) == 0,
+	       "cursor_close ends the stream early");
+	r1 = rapid_cursor_next(&c, &last);
+	tap_ok(r1 == 1000000 && last, "closed cursor keeps pacing at r_avg");
+
+	/* a zeroed cursor (no stream yet) is closed */
+	memset(&c, 0, sizeof(c));
+	tap_ok(!rapid_cursor_open(&c), "zeroed cursor is closed");
+}
+
+/* ---- EDT credit compensation ---------------------------------------- */
+
+static void test_edt_credit(void)
+{
+	static const u64 rates[] = { 1250, 1000000, 12500000, 1250000000,
+				     RAPID_RATE_MAX };
+	static const u32 lens[] = { 1, 1448, 65535 };
+	double worst = 0;
+	size_t a, b, c;
+
+	/* TCP's own step, by hand: 1448 B at 1e6 B/s = 1448000 ns */
+	tap_eq(rapid_tcp_gap_ns(1000000, 1448, 0), 1448000, "tcp step: on time, full gap");
+	tap_eq(rapid_tcp_gap_ns(1000000, 1448, 1000), 1447000, "tcp step: 1 us late, gap - 1 us");
+	tap_eq(rapid_tcp_gap_ns(1000000, 1448, 10000000), 724000, "tcp step: very late, half the gap");
+	tap_eq(rapid_edt_rate(1000000, 1448, 0), 1000000, "edt rate: no credit, rate unchanged");
+	tap_eq(rapid_edt_rate(0, 1448, 1000), 0, "edt rate: rate 0 (unpaced) passes through");
+
+	for (a = 0; a < sizeof(rates) / sizeof(rates[0]); a++) {
+		for (b = 0; b < sizeof(lens) / sizeof(lens[0]); b++) {
+			u64 want = rapid_schedule_gap_ns(rates[a], lens[b]);
+			u64 credits[] = { 0, 1, want / 3, want ? want - 1 : 0,
+					  want, want + 1, 10 * want + 7,
+					  ~0ULL };
+
+			for (c = 0; c < sizeof(credits) / sizeof(credits[0]); c++) {
+				u64 r = rapid_edt_rate(rates[a], lens[b], credits[c]);
+				u64 got = rapid_tcp_gap_ns(r, lens[b], credits[c]);
+				/* rounding of the written rate, plus 2 ns */
+				double tol = (double)want / (double)r + 2;
+				double e = fabs((double)got - (double)want) / tol;
+
+				if (e > worst)
+					worst = e;
+			}
+		}
+	}
+	tap_ok(worst <= 1.0,
+	       "edt rate: TCP's credit cut gives back the schedule's gap for any lateness (worst %.2f of tolerance)",
+	       worst);
+}
+
+/* ---- conversions ---------------------------------------------------- */
+
+static void test_conversions(void)
+{
+	tap_eq(RAPID_RHO_ONE, 1ULL << RAPID_RHO_SHIFT, "RAPID_RHO_ONE = 2^RAPID_RHO_SHIFT");
+	tap_eq(rapid_kbps_to_rate(100), 12500, "100 kbit/s = 12500 B/s");
+	tap_eq(rapid_kbps_to_rate(RAPID_KBPS_MAX), RAPID_RATE_MAX, "100 Gbit/s in kbit/s = RAPID_RATE_MAX");
+	tap_eq(rapid_kbps_to_rate(RAPID_KBPS_MIN), RAPID_RATE_MIN, "10 kbit/s = RAPID_RATE_MIN");
+	tap_eq(rapid_rate_to_kbps(12500), 100, "12500 B/s = 100 kbit/s");
+	tap_eq(rapid_rate_to_kbps(124), 0, "124 B/s rounds down to 0 kbit/s");
+	tap_eq(rapid_rate_to_kbps(~0ULL), U32_MAX, "kbit/s saturates at U32_MAX");
+	tap_ok(rapid_abest_is_top(1000, 1000), "abest == top is 'no trend'");
+	tap_ok(rapid_abest_is_top(2000, 1000), "abest > top is 'no trend'");
+	tap_ok(rapid_abest_is_top(6400 - 100, 6400), "abest within 1/64 below top is 'no trend'");
+	tap_ok(!rapid_abest_is_top(6400 - 101, 6400), "abest more than 1/64 below top is a trend");
+	tap_ok(!rapid_abest_is_top(500, 1000), "abest = top / 2 is a trend");
+}
+
+/* ---- slow start (Section 3.1.5, Table 4) --------------------------- */
+
+struct ss_step {
+	u32 n;
+	double r1, top, avg;
+};
+
+static void test_slow_start_table4(void)
+{
+	/*
+	 * Constant avail-bw of 1 Gbit/s = 1.25e8 B/s, initial r_avg 100 kbit/s
+	 * = 12500 B/s, m = 2, N = 2, 4, 8, 16 (hand-computed, Eq. 4 with N-1
+	 * rates):
+	 *   stream 1: N=2,  r_1 = 12500, top = 12500
+	 *   stream 2: N=4,  r_1 = 12500, top = 4 * 12500 = 50000
+	 *   stream 3: N=8,  r_1 = 50000, top = 64 * 50000 = 3.2e6
+	 *   stream 4: N=16, r_1 = 3.2e6, top = 2^14 * 3.2e6 = 5.2e10 -> 1.25e10
+	 * ABest = 1.25e8 is below stream 4's top: r_avg = 1.25e8 after 4
+	 * streams (the report's "1 Gbit/s in 4 RTTs").  r_avg of stream 2 is
+	 * 3 / (1/12500 + 1/25000 + 1/50000) = 21428.57 B/s.
+	 */
+	static const struct ss_step want[] = {
+		{ 2, 12500, 12500, 12500 },
+		{ 4, 12500, 50000, 3.0 / (1 / 12500.0 + 1 / 25000.0 + 1 / 50000.0) },
+		{ 8, 50000, 3.2e6, 0 },
+		{ 16, 3.2e6, 12500000000.0, 0 },
+	};
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	struct rapid_schedule s;
+	enum rapid_ev ev = RAPID_EV_NONE;
+	u32 id;
+
+	rapid_cfg_default(&cfg);
+	rapid_ctl_init(&ctl, &cfg);
+	tap_eq(ctl.phase, RAPID_PHASE_SS, "ss: starts in slow start");
+	tap_eq(ctl.r_avg, 12500, "ss: initial r_avg = 100 kbit/s");
+	for (id = 1; id <= 4; id++) {
+		const struct ss_step *w = &want[id - 1];
+		double r1;
+
+		rapid_ctl_schedule(&ctl, &s);
+		rapid_ctl_stream_started(&ctl, id);
+		r1 = (double)rapid_schedule_rate(&s, 1);
+		tap_eq(s.n, w->n, "ss stream %u: N = %u", id, w->n);
+		tap_eq(s.m, 2000, "ss stream %u: m = 2", id);
+		/* r_avg is whole B/s: 21428.57 -> 21429 costs 2e-5 relative */
+		tap_near(r1, w->r1, w->r1 * 3e-5 + 1, "ss stream %u: r_1 = %.0f B/s", id, w->r1);
+		tap_near((double)rapid_schedule_top(&s), w->top, w->top * 3e-5 + 1,
+			 "ss stream %u: top = %.0f B/s", id, w->top);
+		if (w->avg > 0)
+			tap_near((double)s.r_avg, w->avg, 1,
+				 "ss stream %u: r_avg by Eq. 1 = %.2f", id, w->avg);
+		ev = rapid_ctl_on_abest(&ctl, &cfg, id, 125000000, P_FULL);
+		if (id < 4)
+			tap_eq(ev, RAPID_EV_SS_GROW, "ss stream %u: no trend -> grow", id);
+	}
+	tap_eq(ev, RAPID_EV_SS_EXIT, "ss stream 4: ABest below top -> exit");
+	tap_eq(ctl.phase, RAPID_PHASE_STEADY, "ss exit: steady state");
+	tap_eq(ctl.r_avg, 125000000, "ss exit: r_avg = ABest = 1 Gbit/s after 4 streams");
+	tap_eq(ctl.n, 30, "ss exit: N = 30");
+	tap_eq(ctl.m, 1070, "ss exit: m = 1.07");
+}
+
+static void test_slow_start_rules(void)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	struct rapid_schedule s;
+	enum rapid_ev ev;
+
+	rapid_cfg_default(&cfg);
+
+	/* ABest before any stream of the current parameters: ignored */
+	rapid_ctl_init(&ctl, &cfg);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 1, 125000000, P_FULL);
+	tap_eq(ev, RAPID_EV_IGNORED, "ss: ABest before the first stream starts is ignored");
+
+	/* stream 1 grows; a late ABest for stream 1 again is a duplicate */
+	rapid_ctl_stream_started(&ctl, 1);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 1, 12500, P_FULL);
+	tap_eq(ev, RAPID_EV_SS_GROW, "ss: ABest == top (12500) grows");
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 1, 12500, P_FULL);
+	tap_eq(ev, RAPID_EV_IGNORED, "ss: duplicate ABest for the same stream ignored");
+	/* stream 2 was launched before the growth was known: old params */
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 2, 12500, P_FULL);
+	tap_eq(ev, RAPID_EV_IGNORED, "ss: ABest for a stream sent before the growth is ignored");
+
+	/* stream 3 carries N=4: trend in the middle -> exit at ABest */
+	rapid_ctl_stream_started(&ctl, 3);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 3, 25000, P_FULL);
+	tap_eq(ev, RAPID_EV_SS_EXIT, "ss: ABest = r_2 < top exits");
+	tap_eq(ctl.r_avg, 25000, "ss: exit r_avg = ABest");
+
+	/* trend from the first packet: the estimator returns r_1 / 2 */
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_stream_started(&ctl, 1);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 1, 6250, P_FULL);
+	tap_ok(ev == RAPID_EV_SS_EXIT && ctl.r_avg == 6250,
+	       "ss: ABest = r_1/2 exits at r_1/2");
+
+	/* ss_n_max = 8: N stops doubling at 8 */
+	cfg.ss_n_max = 8;
+	rapid_ctl_init(&ctl, &cfg);
+	{
+		/*
+		 * tops: 12500, 50000, 3.2e6, 64 * 3.2e6 = 2.048e8, then
+		 * 64 * 2.048e8 = 1.3e10 saturates at 100 Gbit/s: exit there.
+		 */
+		enum rapid_ev evs[5];
+		u32 id, ns[5];
+
+		for (id = 1; id <= 5; id++) {
+			rapid_ctl_schedule(&ctl, &s);
+			rapid_ctl_stream_started(&ctl, id);
+			ns[id - 1] = s.n;
+			evs[id - 1] = rapid_ctl_on_abest(&ctl, &cfg, id,
+							 rapid_schedule_top(&s),
+							 P_FULL);
+		}
+		tap_ok(ns[0] == 2 && ns[1] == 4 && ns[2] == 8 && ns[3] == 8 &&
+		       ns[4] == 8, "ss: N = 2, 4, 8, 8, 8 with ss_n_max = 8 (got %u %u %u %u %u)",
+		       ns[0], ns[1], ns[2], ns[3], ns[4]);
+		tap_ok(evs[0] == RAPID_EV_SS_GROW && evs[3] == RAPID_EV_SS_GROW,
+		       "ss: still probing while ABest == top");
+		tap_ok(evs[4] == RAPID_EV_SS_EXIT && ctl.r_avg == RAPID_RATE_MAX,
+		       "ss: top saturated at max_rate without a trend: exit at max_rate");
+	}
+	rapid_cfg_default(&cfg);
+
+	/* a probe that already reaches max_rate ends slow start */
+	cfg.max_rate = 50000;
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_stream_started(&ctl, 1);
+	rapid_ctl_on_abest(&ctl, &cfg, 1, 12500, P_FULL);	/* -> N=4, top 50000 */
+	rapid_ctl_stream_started(&ctl, 2);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 2, 50000, P_FULL);
+	tap_ok(ev == RAPID_EV_SS_EXIT && ctl.r_avg == 50000,
+	       "ss: no trend at a top >= max_rate exits at max_rate");
+	rapid_cfg_default(&cfg);
+
+	/* ABest above the top in slow start: r_1 = top, not the ABest */
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_stream_started(&ctl, 1);
+	rapid_ctl_on_abest(&ctl, &cfg, 1, 1250000000, P_FULL);
+	rapid_ctl_schedule(&ctl, &s);
+	tap_eq(rapid_schedule_rate(&s, 1), 12500,
+	       "ss: r_1 = min(ABest, probed top): no jump past what was probed");
+
+	/* loss in slow start: exit at r_1 of the current stream */
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_stream_started(&ctl, 1);
+	rapid_ctl_on_abest(&ctl, &cfg, 1, 12500, P_FULL);	/* N=4, r_1 12500 */
+	rapid_ctl_stream_started(&ctl, 2);
+	rapid_ctl_on_abest(&ctl, &cfg, 2, 50000, P_FULL);	/* N=8, r_1 50000 */
+	ev = rapid_ctl_on_recovery(&ctl, &cfg);
+	tap_ok(ev == RAPID_EV_SS_EXIT && ctl.phase == RAPID_PHASE_STEADY,
+	       "ss: fast recovery ends slow start");
+	tap_near((double)ctl.r_avg, 50000, 1, "ss: recovery exit at the confirmed r_1 = 50000");
+	ev = rapid_ctl_undo(&ctl, &cfg);
+	rapid_ctl_schedule(&ctl, &s);
+	tap_ok(ev == RAPID_EV_UNDO && ctl.phase == RAPID_PHASE_SS && s.n == 8 &&
+	       s.m == 2000, "ss: undo of a spurious recovery resumes slow start (N=8, m=2)");
+	tap_near((double)rapid_schedule_rate(&s, 1), 50000, 1, "ss: undo restores r_1");
+	tap_eq(rapid_ctl_on_recovery(&ctl, &cfg), RAPID_EV_SS_EXIT,
+	       "ss: recovery after undo exits again");
+}
+
+/* ---- steady state: tau filter, decreases ---------------------------- */
+
+static struct rapid_ctl steady_ctl(const struct rapid_cfg *cfg, u64 r_avg)
+{
+	struct rapid_ctl ctl;
+
+	rapid_ctl_init(&ctl, cfg);
+	rapid_ctl_enter_steady(&ctl, cfg, r_avg);
+	return ctl;
+}
+
+static void test_tau_filter(void)
+{
+	const double r0 = 12.5e6, a = 25e6, tau = 0.2;	/* 100 -> 200 Mbit/s */
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	double ref = r0, t = 0, t_ref = 0, worst = 0;
+	int streams = 0, streams_ref = 0, done = 0, done_ref = 0;
+	u32 id;
+
+	rapid_cfg_default(&cfg);
+	ctl = steady_ctl(&cfg, (u64)r0);
+	for (id = 1; id < 100000 && !(done && done_ref); id++) {
+		double got;
+
+		if (!done) {
+			/* the stream that carried this ABest lasted l */
+			double prev = (double)ctl.r_avg;
+			double step_ref = ref_filter(prev, a, 30, P_FULL, tau);
+			double e;
+
+			t += 30.0 * P_FULL / prev;
+			rapid_ctl_on_abest(&ctl, &cfg, id, (u64)a, P_FULL);
+			streams++;
+			got = (double)ctl.r_avg;
+			/* Q24 fraction + rounding up: 1 B/s + 1e-5 of the step */
+			e = fabs(got - step_ref) / (1 + 1e-5 * (step_ref - prev));
+			if (e > worst)
+				worst = e;
+			if (got >= r0 + 0.9 * (a - r0))
+				done = 1;
+		}
+		if (!done_ref) {
+			t_ref += 30.0 * P_FULL / ref;
+			ref = ref_filter(ref, a, 30, P_FULL, tau);
+			streams_ref++;
+			if (ref >= r0 + 0.9 * (a - r0))
+				done_ref = 1;
+		}
+	}
+	tap_ok(worst <= 1.0, "tau filter step = Eq. 6 within 1 B/s + 1e-5 of the step (worst %.3f)", worst);
+	tap_ok(abs(streams - streams_ref) <= 1,
+	       "tau filter: 90%% reached after %d streams (double reference %d)",
+	       streams, streams_ref);
+	/* continuous limit: gap(t) = gap0 exp(-t / tau) -> t90 = tau ln 10 */
+	tap_near(t, tau * log(10.0), 0.02 * tau * log(10.0),
+		 "tau filter: 90%% after %.4f s of streams, closed form tau ln 10 = %.4f s",
+		 t, tau * log(10.0));
+	tap_near(t, t_ref, 0.001, "tau filter: elapsed time = double reference (%.4f s)", t_ref);
+
+	/* l >= tau: adopted at once (10 kbit/s stream lasts 34.8 s) */
+	ctl = steady_ctl(&cfg, 1250);
+	rapid_ctl_on_abest(&ctl, &cfg, 1, 2500, P_FULL);
+	tap_eq(ctl.r_avg, 2500, "tau filter: l >= tau adopts ABest at once");
+
+	/* tiny step still moves (rounded up) */
+	ctl = steady_ctl(&cfg, RAPID_RATE_MAX - 1);
+	tap_eq(rapid_ctl_on_abest(&ctl, &cfg, 1, RAPID_RATE_MAX, P_FULL),
+	       RAPID_EV_INCREASE, "tau filter: a 1 B/s step at 100 Gbit/s still moves");
+	tap_eq(ctl.r_avg, RAPID_RATE_MAX, "tau filter: ... and reaches 100 Gbit/s");
+	tap_eq(rapid_ctl_on_abest(&ctl, &cfg, 2, ~0ULL, P_FULL), RAPID_EV_NONE,
+	       "tau filter: ABest = U64_MAX at the maximum changes nothing");
+
+	/* tau = 0 (guard): adopt at once; mss = 0 (guard): no division by 0 */
+	tap_eq(rapid_filter_increase(1000000, 2000000, 30, P_FULL, 0), 2000000,
+	       "tau = 0: adopt at once");
+	tap_ok(rapid_filter_increase(1000000, 2000000, 30, 0, 200000000) > 1000000,
+	       "mss = 0: still a finite step");
+	tap_eq(rapid_filter_increase(0, 2000000, 30, P_FULL, 200000000), 2000000,
+	       "r_avg = 0: adopt at once (no division by zero)");
+	/* one step by hand: 100 -> 200 Mbit/s, l = 3.4752 ms, l/tau = 0.017376 */
+	tap_near((double)rapid_filter_increase(12500000, 25000000, 30, P_FULL, 200000000),
+		 12500000 + 0.017376 * 12500000, 2,
+		 "one step by hand: 12.5e6 + 0.017376 * 12.5e6 = 12717200");
+}
+
+static void test_decrease(void)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	enum rapid_ev ev;
+
+	rapid_cfg_default(&cfg);
+	ctl = steady_ctl(&cfg, 125000000);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 1, 50000000, P_FULL);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == 50000000,
+	       "decrease adopted at once (1 Gbit/s -> 400 Mbit/s in one ABest)");
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 2, 0, P_FULL);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == RAPID_RATE_MIN,
+	       "ABest = 0 clamps to min_rate (10 kbit/s)");
+	cfg.min_rate = 125000;
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 3, 1000, P_FULL);
+	tap_eq(ctl.r_avg, 125000, "decrease clamps to a configured min_rate");
+	cfg.max_rate = 1250000;
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 4, 125000000, P_FULL);
+	tap_ok(ctl.r_avg <= 1250000, "increase clamps to max_rate");
+	rapid_cfg_default(&cfg);
+
+	/* ids: stale and wrapped */
+	ctl = steady_ctl(&cfg, 1000000);
+	rapid_ctl_on_abest(&ctl, &cfg, 10, 900000, P_FULL);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 9, 100000, P_FULL);
+	tap_ok(ev == RAPID_EV_IGNORED && ctl.r_avg == 900000,
+	       "ABest for an older stream than the last applied is ignored");
+	ctl.last_id = 0xfffffff0U;
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 5, 800000, P_FULL);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == 800000,
+	       "stream ids wrap around (serial arithmetic)");
+}
+
+/* ---- losses ---------------------------------------------------------- */
+
+static void test_loss(void)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	enum rapid_ev ev;
+	u32 id;
+
+	rapid_cfg_default(&cfg);
+	ctl = steady_ctl(&cfg, 10000000);
+	for (id = 1; id <= 20; id++)
+		rapid_ctl_stream_started(&ctl, id);
+
+	ev = rapid_ctl_on_stream_done(&ctl, &cfg, 1, true);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 10000000,
+	       "loss: one lossy stream (isolated loss) changes nothing");
+	ev = rapid_ctl_on_stream_done(&ctl, &cfg, 2, false);
+	ev = rapid_ctl_on_stream_done(&ctl, &cfg, 3, true);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 10000000,
+	       "loss: a clean stream in between resets the count");
+	ev = rapid_ctl_on_stream_done(&ctl, &cfg, 4, true);
+	tap_ok(ev == RAPID_EV_LOSS_REDUCE && ctl.r_avg == 7000000,
+	       "loss: second consecutive lossy stream -> r_avg * 0.7");
+	ev = rapid_ctl_on_stream_done(&ctl, &cfg, 5, true);
+	ev = rapid_ctl_on_stream_done(&ctl, &cfg, 6, true);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 7000000,
+	       "loss: streams sent before the reduction do not reduce again");
+	rapid_ctl_stream_started(&ctl, 21);
+	ev = rapid_ctl_on_stream_done(&ctl, &cfg, 21, true);
+	tap_ok(ev == RAPID_EV_LOSS_REDUCE && ctl.r_avg == 4900000,
+	       "loss: persisting into streams sent after it -> reduce again (one per RTT)");
+	ev = rapid_ctl_undo(&ctl, &cfg);
+	tap_ok(ev == RAPID_EV_UNDO && ctl.r_avg == 7000000,
+	       "loss: undo restores the r_avg before the last reduction");
+	tap_eq(rapid_ctl_undo(&ctl, &cfg), RAPID_EV_NONE, "loss: a second undo does nothing");
+	rapid_ctl_stream_started(&ctl, 40);
+	rapid_ctl_on_stream_done(&ctl, &cfg, 40, true);
+	rapid_ctl_on_stream_done(&ctl, &cfg, 41, true);
+	tap_eq(ctl.r_avg, 4900000, "loss: reduced again (7e6 * 0.7)");
+	rapid_ctl_on_abest(&ctl, &cfg, 50, 20000000, P_FULL);
+	tap_ok(rapid_ctl_undo(&ctl, &cfg) == RAPID_EV_NONE && ctl.r_avg > 4900000 &&
+	       ctl.r_avg < 7000000, "loss: an applied ABest clears the undo state");
+
+	cfg.loss_factor = 1000;
+	ctl = steady_ctl(&cfg, 10000000);
+	rapid_ctl_on_stream_done(&ctl, &cfg, 1, true);
+	ev = rapid_ctl_on_stream_done(&ctl, &cfg, 2, true);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 10000000,
+	       "loss: loss_factor = 1000 disables the reduction");
+	cfg.loss_factor = 100;
+	cfg.min_rate = 5000000;
+	ctl = steady_ctl(&cfg, 10000000);
+	rapid_ctl_on_stream_done(&ctl, &cfg, 1, true);
+	rapid_ctl_on_stream_done(&ctl, &cfg, 2, true);
+	tap_eq(ctl.r_avg, 5000000, "loss: reduction clamps to min_rate");
+	rapid_cfg_default(&cfg);
+
+	/* RTO: slow start from r_avg / 4 */
+	ctl = steady_ctl(&cfg, 10000000);
+	ev = rapid_ctl_on_rto(&ctl, &cfg);
+	tap_ok(ev == RAPID_EV_RTO && ctl.phase == RAPID_PHASE_SS && ctl.n == 2 &&
+	       ctl.m == 2000 && ctl.r_avg == 2500000,
+	       "rto: slow start, N=2, m=2, r_1 = r_avg / 4");
+	ev = rapid_ctl_undo(&ctl, &cfg);
+	tap_ok(ev == RAPID_EV_UNDO && ctl.phase == RAPID_PHASE_STEADY &&
+	       ctl.r_avg == 10000000 && ctl.n == 30,
+	       "rto: undo (spurious RTO) restores steady state and r_avg");
+	ctl = steady_ctl(&cfg, 2000);
+	rapid_ctl_on_rto(&ctl, &cfg);
+	tap_eq(ctl.r_avg, RAPID_RATE_MIN, "rto: restart rate not below min_rate");
+
+	/* slow start ignores stream losses (it reacts on recovery) */
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_on_stream_done(&ctl, &cfg, 1, true);
+	ev = rapid_ctl_on_stream_done(&ctl, &cfg, 2, true);
+	tap_ok(ev == RAPID_EV_NONE && ctl.phase == RAPID_PHASE_SS,
+	       "loss: stream losses in slow start leave it to recovery");
+	tap_eq(rapid_ctl_on_recovery(&ctl, &cfg), RAPID_EV_SS_EXIT, "loss: recovery in slow start exits");
+	tap_eq(rapid_ctl_on_recovery(&ctl, &cfg), RAPID_EV_NONE, "loss: recovery in steady state: no change");
+}
+
+static void test_fixed(void)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	struct rapid_schedule s;
+
+	rapid_cfg_default(&cfg);
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_set_fixed(&ctl, &cfg, 2500000);
+	rapid_ctl_schedule(&ctl, &s);
+	tap_ok(ctl.phase == RAPID_PHASE_FIXED && s.r_avg == 2500000 && s.n == 30 &&
+	       s.m == 1070, "fixed: r_avg held, steady N and m");
+	tap_eq(rapid_ctl_on_abest(&ctl, &cfg, 1, 100, P_FULL), RAPID_EV_IGNORED, "fixed: ABest ignored");
+	rapid_ctl_on_stream_done(&ctl, &cfg, 1, true);
+	rapid_ctl_on_stream_done(&ctl, &cfg, 2, true);
+	tap_eq(rapid_ctl_on_rto(&ctl, &cfg), RAPID_EV_NONE, "fixed: RTO ignored");
+	tap_eq(ctl.r_avg, 2500000, "fixed: losses ignored");
+	rapid_ctl_set_fixed(&ctl, &cfg, 0);
+	tap_eq(ctl.r_avg, RAPID_RATE_MIN, "fixed: rate 0 clamps to 10 kbit/s");
+	/* an uninitialised controller (zeroed socket state) refuses input */
+	memset(&ctl, 0, sizeof(ctl));
+	tap_eq(rapid_ctl_on_abest(&ctl, &cfg, 1, 100, P_FULL), RAPID_EV_IGNORED,
+	       "zeroed controller ignores ABest");
+	tap_eq(rapid_ctl_on_rto(&ctl, &cfg), RAPID_EV_NONE, "zeroed controller ignores RTO");
+}
+
+/* ---- cwnd ------------------------------------------------------------ */
+
+static void test_cwnd(void)
+{
+	/* 100 Mbit/s, 100 ms: BDP = 1.25e6 / 1448 = 863.3 -> 864; 2*864+60+4 */
+	tap_eq(rapid_cwnd_target(12500000, 100000, P_FULL, 30), 1792,
+	       "cwnd: 100 Mbit/s x 100 ms, N=30 -> 2*864 + 60 + 4 = 1792");
+	/* no RTT sample: 1 s; 10 kbit/s: 1250 B -> 1 packet -> 2+60+4 */
+	tap_eq(rapid_cwnd_target(1250, 0, P_FULL, 30), 66, "cwnd: srtt 0 counts as 1 s");
+	tap_eq(rapid_cwnd_target(RAPID_RATE_MAX, ~0ULL, 1, 128), U32_MAX,
+	       "cwnd: saturates at U32_MAX without overflow");
+	tap_eq(rapid_cwnd_target(0, 100000, 0, 2), 2 + 4 + 4,
+	       "cwnd: rate 0, mss 0 guarded (1 B/s, 1 B)");
+}
+
+int main(void)
+{
+	test_rho();
+	test_paper_defaults();
+	test_rates_vs_reference();
+	test_stream_sums();
+	test_extremes();
+	test_short_streams();
+	test_edt_credit();
+	test_conversions();
+	test_slow_start_table4();
+	test_slow_start_rules();
+	test_tau_filter();
+	test_decrease();
+	test_loss();
+	test_fixed();
+	test_cwnd();
+	return tap_done();
+}
