@@ -127,6 +127,18 @@ if [ $mode != vm ]; then
 			relay "unit/${t#test_}: " $? "$logdir/$t.tap"
 		done
 	fi
+	# Python unit tests (analysis code) run with the lab venv's python.
+	venv_py=$(bash scripts/lab-setup.sh --print-env | sed -n 's/^LAB_VENV=//p')/bin/python
+	for t in tests/unit/test_*.py; do
+		[ -f "$t" ] || continue
+		if [ ! -x "$venv_py" ]; then
+			report fail "unit/$(basename "$t" .py)" "no venv python: run scripts/lab-setup.sh"
+			continue
+		fi
+		name=$(basename "$t" .py)
+		"$venv_py" "$t" >"$logdir/$name.tap" 2>&1
+		relay "unit/${name#test_}: " $? "$logdir/$name.tap"
+	done
 fi
 
 if [ $mode != unit ]; then
