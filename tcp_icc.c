@@ -54,9 +54,9 @@
  * unit-tested in userspace (tests/unit/test_icc.c).  docs/icc.md lists the
  * parameters, the ss -ti fields and every deviation from the paper.
  *
- * Observability: tracepoints are not defined yet.  The place for them is
- * icc_cong_avoid() after the window update and icc_ssthresh() after the
- * decrease (marked "trace point" below); they will live in icc_trace.h.
+ * Observability: ss -ti (get_info, below) and the tracepoints of
+ * icc_trace.h: tcp_icc:icc_wmax on every loss, tcp_icc:icc_grow whenever
+ * the window grows by a packet.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -68,6 +68,9 @@
 #include <net/tcp.h>
 
 #include "icc_math.h"
+
+#define CREATE_TRACE_POINTS
+#include "icc_trace.h"
 
 static unsigned int icc_low_window __read_mostly = ICC_DEF_LOW_WINDOW;
 static unsigned int icc_smax __read_mostly = ICC_DEF_SMAX;
@@ -216,10 +219,14 @@ static void icc_cong_avoid(struct sock *sk, u32 ack, u32 acked)
 	cwnd = tcp_snd_cwnd(tp);
 	inc = icc_increment(cwnd, ca->wmax, &p);
 	grow = icc_ack_step(&ca->acc, cwnd, inc, acked);
-	if (grow)
+	if (grow) {
 		tcp_snd_cwnd_set(tp, min_t(u64, (u64)cwnd + grow,
 					   tp->snd_cwnd_clamp));
-	/* trace point: window update (cwnd, wmax, inc, acc) */
+		trace_icc_grow(sk, tcp_snd_cwnd(tp),
+			       (u32)div_u64(ca->wmax, ICC_PKT_SCALE),
+			       (u32)min_t(u64, div_u64(inc, ICC_PKT_SCALE / 1000),
+					  U32_MAX));
+	}
 }
 
 static u32 icc_ssthresh(struct sock *sk)
@@ -228,13 +235,16 @@ static u32 icc_ssthresh(struct sock *sk)
 	struct icc *ca = inet_csk_ca(sk);
 	u32 cwnd = tcp_snd_cwnd(tp);
 	struct icc_params p;
+	u32 ssthresh;
 
 	icc_params_load(&p);
 	ca->prior_wmax = ca->wmax;
 	ca->wmax = icc_loss_wmax(cwnd, ca->wmax, &p);
 	ca->acc = 0;
-	/* trace point: loss (cwnd, new wmax, ssthresh) */
-	return icc_loss_cwnd(cwnd, &p);
+	ssthresh = icc_loss_cwnd(cwnd, &p);
+	trace_icc_wmax(sk, cwnd, (u32)div_u64(ca->prior_wmax, ICC_PKT_SCALE),
+		       (u32)div_u64(ca->wmax, ICC_PKT_SCALE), ssthresh);
+	return ssthresh;
 }
 
 /* An RTO forgets Wmax, as BIC does; prior_wmax survives for undo. */

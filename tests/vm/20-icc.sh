@@ -38,6 +38,7 @@ run_probe() {
 	echo >"$T/trace"
 	echo "dport == $port" >"$T/events/tcp/tcp_probe/filter"
 	echo 1 >"$T/events/tcp/tcp_probe/enable"
+	echo 1 >"$T/events/tcp_icc/enable"
 	echo 1 >"$T/tracing_on"
 	lab_iperf_server "$LAB_RCV" "$port"
 	lab_iperf "$snd" "$LAB_RCV4" "$port" "$secs" "$cc" "$KT_TMP/$cc.json" &
@@ -47,6 +48,7 @@ run_probe() {
 	wait $ipid
 	echo 0 >"$T/tracing_on"
 	echo 0 >"$T/events/tcp/tcp_probe/enable"
+	echo 0 >"$T/events/tcp_icc/enable"
 	cat "$T/trace" >"$KT_TMP/$cc.trace"
 	$PY "$LAB_TOP/scripts/tcp_probe.py" decreases "$KT_TMP/$cc.trace" \
 		--dport "$port" --min-cwnd 20 >"$KT_TMP/$cc.dec"
@@ -66,6 +68,18 @@ kt_cmp "icc: median decrease ssthresh/cwnd is 1-b (0.875)" "$(field "$KT_TMP/icc
 kt_cmp "icc: median decrease is not deeper than 1-b" "$(field "$KT_TMP/icc.dec" median_ratio)" "<=" 0.9
 kt_cmp "reno control: median decrease is a halving" "$(field "$KT_TMP/reno.dec" median_ratio)" "<=" 0.55
 kt_cmp "icc: window grew well past its decreases (max cwnd, packets)" "$(field "$KT_TMP/icc.dec" max_cwnd)" ">" 40
+
+# ICC's own tracepoints: icc_wmax on each loss (Wmax = cwnd before it,
+# ssthresh = cwnd * (1 - b)), icc_grow as the window grows.
+read -r n_wmax wmax_ok n_grow <<<"$(awk '
+	/icc_wmax:/ { n++; for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		      if (v["cwnd"] >= 20 && v["ssthresh"] >= 0.84 * v["cwnd"] && v["ssthresh"] <= 0.9 * v["cwnd"]) ok++ }
+	/icc_grow:/ { g++ }
+	END { printf "%d %d %d\n", n, ok, g }' "$KT_TMP/icc.trace")"
+kt_diag "tcp_icc:icc_wmax events $n_wmax ($wmax_ok with ssthresh = 0.84..0.9 cwnd), icc_grow events $n_grow"
+kt_cmp "tracepoint tcp_icc:icc_wmax fires on losses" "$n_wmax" ">=" 2
+kt_cmp "icc_wmax events report ssthresh = cwnd * (1 - b) (share)" "$(echo "$wmax_ok / ($n_wmax + 0.0001)" | bc -l)" ">=" 0.5
+kt_cmp "tracepoint tcp_icc:icc_grow fires as the window grows" "$n_grow" ">=" 10
 
 # ss -ti shows ICC's state (bbr_info layout: mrtt carries Wmax in packets).
 if grep -q "icc" "$KT_TMP/icc.ss" && grep -q "bbr:(bw:" "$KT_TMP/icc.ss"; then
