@@ -88,7 +88,7 @@ fi
 # qemu and iproute2 from backports: QEMU 10 was the one verified with icount,
 # iproute2 >= 6.7 knows the tcp_usec_ts route feature.
 want_pkgs=(kmod iperf3 bpftrace ethtool tcpdump procps psmisc
-	   python3-venv xz-utils busybox-static)
+	   python3-venv xz-utils busybox-static dkms)
 want_bpo=(qemu-system-x86 iproute2)
 missing=()
 for p in "${want_pkgs[@]}"; do

@@ -36,8 +36,9 @@ done
 
 n=0 passed=0 failed=0 skipped=0
 allow_skip=${LAB_ALLOW_SKIP:-0}
-logdir=$top/build/test-logs
-mkdir -p "$logdir"
+# One log directory per run: several runs may share the tree.
+mkdir -p "$top/build/test-logs"
+logdir=$(mktemp -d "$top/build/test-logs/$(date +%Y%m%d-%H%M%S).XXXX")
 
 echo "TAP version 13"
 
