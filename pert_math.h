@@ -62,6 +62,9 @@
 /* p'/p undefined: no loss event yet (p = 0) */
 #define PERT_RATIO_NONE		U32_MAX
 
+/* the compete-phase streak counter (u8) saturates here */
+#define PERT_STREAK_MAX		255U
+
 /* smallest window and ssthresh PERT ever sets (as tcp_reno_ssthresh) */
 #define PERT_MIN_CWND		2U
 
@@ -82,6 +85,9 @@
 #define PERT_DEF_PHASE_SRTTS	5U
 #define PERT_DEF_MIN_RTT_WIN_MS	20000U
 #define PERT_DEF_MAX_RTT_WIN_MS	120000U
+#define PERT_DEF_COMPETE_PHASE	1U	/* compete phase on (docs/pert.md) */
+#define PERT_DEF_COMPETE_ENTER	2U	/* compete updates in a row to enter */
+#define PERT_DEF_COMPETE_EXIT	3U	/* other updates in a row to leave */
 
 /* Static bounds of the parameters (inclusive); see pert_param_bounds(). */
 #define PERT_T1_US_MIN		100U
@@ -102,6 +108,15 @@
 #define PERT_PHASE_SRTTS_MAX	100U
 #define PERT_RTT_WIN_MS_MIN	1000U
 #define PERT_RTT_WIN_MS_MAX	600000U
+#define PERT_COMPETE_PHASE_MAX	1U
+#define PERT_COMPETE_UPDATES_MIN	1U
+#define PERT_COMPETE_UPDATES_MAX	100U
+
+/* a + b, saturating at U32_MAX (packet counters) */
+static inline u32 pert_sat_add(u32 a, u32 b)
+{
+	return a + b < a ? U32_MAX : a + b;
+}
 
 /* ------------------------------------------------------------------------
  * Parameters
@@ -109,7 +124,7 @@
 struct pert_params {
 	u32 t1_us;		/* RED min threshold on curq, us */
 	u32 t2_us;		/* RED max threshold on curq, us */
-	u32 t3_pct;		/* T3 = max(2 T2, t3_pct% of max_rtt - min_rtt) */
+	u32 t3_pct;		/* T3 = max(2 T2, t3_pct% of max_srtt - min_rtt) */
 	u32 pmax_permille;	/* response probability at T2, 1/1000 */
 	u32 min_maxq_us;	/* floor of maxq, us */
 	u32 compete_pct;	/* compete region: curq >= compete_pct% maxq */
@@ -118,7 +133,10 @@ struct pert_params {
 	u32 beta_max;		/* upper bound of beta, 1/1024 */
 	u32 phase_srtts;	/* alpha changes at most once per this many srtt */
 	u32 min_rtt_win_ms;	/* min_rtt ageing window, ms */
-	u32 max_rtt_win_ms;	/* max_rtt ageing window, ms */
+	u32 max_rtt_win_ms;	/* max_srtt ageing window, ms */
+	u32 compete_phase;	/* 1: compete phase (budget, min hold); 0: off */
+	u32 compete_enter;	/* compete updates in a row to enter the phase */
+	u32 compete_exit;	/* other updates in a row to leave it */
 };
 
 enum pert_param {
@@ -134,6 +152,9 @@ enum pert_param {
 	PERT_PARAM_PHASE_SRTTS,
 	PERT_PARAM_MIN_RTT_WIN_MS,
 	PERT_PARAM_MAX_RTT_WIN_MS,
+	PERT_PARAM_COMPETE_PHASE,
+	PERT_PARAM_COMPETE_ENTER,
+	PERT_PARAM_COMPETE_EXIT,
 	PERT_PARAM_NR,
 };
 
@@ -151,6 +172,9 @@ static inline void pert_params_default(struct pert_params *p)
 	p->phase_srtts = PERT_DEF_PHASE_SRTTS;
 	p->min_rtt_win_ms = PERT_DEF_MIN_RTT_WIN_MS;
 	p->max_rtt_win_ms = PERT_DEF_MAX_RTT_WIN_MS;
+	p->compete_phase = PERT_DEF_COMPETE_PHASE;
+	p->compete_enter = PERT_DEF_COMPETE_ENTER;
+	p->compete_exit = PERT_DEF_COMPETE_EXIT;
 }
 
 /* Value of parameter @which in @p (0 for an unknown one). */
@@ -182,6 +206,12 @@ static inline u32 pert_param_get(const struct pert_params *p,
 		return p->min_rtt_win_ms;
 	case PERT_PARAM_MAX_RTT_WIN_MS:
 		return p->max_rtt_win_ms;
+	case PERT_PARAM_COMPETE_PHASE:
+		return p->compete_phase;
+	case PERT_PARAM_COMPETE_ENTER:
+		return p->compete_enter;
+	case PERT_PARAM_COMPETE_EXIT:
+		return p->compete_exit;
 	default:
 		return 0;
 	}
@@ -227,6 +257,15 @@ static inline void pert_param_store(struct pert_params *p,
 		break;
 	case PERT_PARAM_MAX_RTT_WIN_MS:
 		p->max_rtt_win_ms = v;
+		break;
+	case PERT_PARAM_COMPETE_PHASE:
+		p->compete_phase = v;
+		break;
+	case PERT_PARAM_COMPETE_ENTER:
+		p->compete_enter = v;
+		break;
+	case PERT_PARAM_COMPETE_EXIT:
+		p->compete_exit = v;
 		break;
 	default:
 		break;
@@ -290,6 +329,15 @@ static inline void pert_param_bounds(enum pert_param which,
 	case PERT_PARAM_MAX_RTT_WIN_MS:
 		*lo = PERT_RTT_WIN_MS_MIN;
 		*hi = PERT_RTT_WIN_MS_MAX;
+		break;
+	case PERT_PARAM_COMPETE_PHASE:
+		*lo = 0;
+		*hi = PERT_COMPETE_PHASE_MAX;
+		break;
+	case PERT_PARAM_COMPETE_ENTER:
+	case PERT_PARAM_COMPETE_EXIT:
+		*lo = PERT_COMPETE_UPDATES_MIN;
+		*hi = PERT_COMPETE_UPDATES_MAX;
 		break;
 	default:
 		*lo = 1;
@@ -405,17 +453,42 @@ static inline void pert_win_age(u32 *cur, u32 *prev, u32 *epoch_us,
 	*epoch_us = now_us;
 }
 
-static inline void pert_win_update(struct pert_rtt_win *w, u32 rtt_us,
-				   u32 now_us, u32 min_win_us, u32 max_win_us)
+/*
+ * pert_win_update_min() - one sample into the min window.  With @hold (the
+ * compete phase) the window's clock stands still: no rotation, the epoch
+ * restarts at every sample, so the minimum in force is kept however long
+ * the phase lasts (a lower sample still replaces it) and, once the hold
+ * ends, stays in force for another W_min / 2 .. W_min.
+ */
+static inline void pert_win_update_min(struct pert_rtt_win *w, u32 rtt_us,
+				       u32 now_us, u32 min_win_us, bool hold)
 {
-	pert_win_age(&w->min_cur, &w->min_prev, &w->min_epoch_us, now_us,
-		     min_win_us, PERT_WIN_MIN_EMPTY);
-	pert_win_age(&w->max_cur, &w->max_prev, &w->max_epoch_us, now_us,
-		     max_win_us, PERT_WIN_MAX_EMPTY);
+	if (hold)
+		w->min_epoch_us = now_us;
+	else
+		pert_win_age(&w->min_cur, &w->min_prev, &w->min_epoch_us,
+			     now_us, min_win_us, PERT_WIN_MIN_EMPTY);
 	if (rtt_us < w->min_cur)
 		w->min_cur = rtt_us;
-	if (rtt_us > w->max_cur)
-		w->max_cur = rtt_us;
+}
+
+/* pert_win_update_max() - one sample into the max window. */
+static inline void pert_win_update_max(struct pert_rtt_win *w, u32 v_us,
+				       u32 now_us, u32 max_win_us)
+{
+	pert_win_age(&w->max_cur, &w->max_prev, &w->max_epoch_us, now_us,
+		     max_win_us, PERT_WIN_MAX_EMPTY);
+	if (v_us > w->max_cur)
+		w->max_cur = v_us;
+}
+
+/* the same sample into both windows */
+static inline void pert_win_update(struct pert_rtt_win *w, u32 rtt_us,
+				   u32 now_us, u32 min_win_us, u32 max_win_us,
+				   bool hold_min)
+{
+	pert_win_update_min(w, rtt_us, now_us, min_win_us, hold_min);
+	pert_win_update_max(w, rtt_us, now_us, max_win_us);
 }
 
 /* min_rtt in us; PERT_WIN_MIN_EMPTY when no sample is in force */
@@ -424,7 +497,7 @@ static inline u32 pert_win_min(const struct pert_rtt_win *w)
 	return w->min_cur < w->min_prev ? w->min_cur : w->min_prev;
 }
 
-/* max_rtt in us; 0 when no sample is in force */
+/* the max window (max_srtt) in us; 0 when no sample is in force */
 static inline u32 pert_win_max(const struct pert_rtt_win *w)
 {
 	return w->max_cur > w->max_prev ? w->max_cur : w->max_prev;
@@ -446,7 +519,7 @@ static inline u32 pert_curq_us(u32 srtt_us, u32 min_us)
 	return srtt_us - min_us;
 }
 
-/* maxq = max(min_maxq, max_rtt - min_rtt) in us */
+/* maxq = max(min_maxq, max_srtt - min_rtt) in us */
 static inline u32 pert_maxq_us(u32 min_us, u32 max_us, u32 min_maxq_us)
 {
 	u32 span = pert_rtt_span_us(min_us, max_us);
@@ -454,7 +527,7 @@ static inline u32 pert_maxq_us(u32 min_us, u32 max_us, u32 min_maxq_us)
 	return span > min_maxq_us ? span : min_maxq_us;
 }
 
-/* T3 = max(2 T2, t3_pct% of (max_rtt - min_rtt)) in us */
+/* T3 = max(2 T2, t3_pct% of (max_srtt - min_rtt)) in us */
 static inline u32 pert_t3_us(u32 t2_us, u32 min_us, u32 max_us, u32 t3_pct)
 {
 	u64 t3 = div_u64((u64)pert_rtt_span_us(min_us, max_us) * t3_pct,
@@ -623,9 +696,28 @@ struct pert_phase {
 				 */
 	u32 last_update_us;	/* us timestamp of the last alpha update */
 	u8 region;		/* enum pert_region of the last ACK */
+	u8 compete;		/* 1: in the compete phase */
+	u8 streak;		/* updates in a row towards entering (compete
+				 * rules) or leaving (other rules) the phase
+				 */
 };
 
+/* Connection start: no region, no streak, not in the compete phase. */
 static inline void pert_phase_reset(struct pert_phase *ph, u32 now_us)
+{
+	ph->pkts = 0;
+	ph->last_update_us = now_us;
+	ph->region = PERT_REGION_NONE;
+	ph->compete = 0;
+	ph->streak = 0;
+}
+
+/*
+ * pert_phase_restart() - RTO: restart the region count and the cadence,
+ * keep the compete phase and its streak (an RTO does not tell who holds
+ * the queue).
+ */
+static inline void pert_phase_restart(struct pert_phase *ph, u32 now_us)
 {
 	ph->pkts = 0;
 	ph->last_update_us = now_us;
@@ -652,7 +744,7 @@ static inline enum pert_alpha_rule pert_phase_step(struct pert_phase *ph,
 		ph->region = region;
 		ph->pkts = 0;
 	}
-	ph->pkts = ph->pkts + acked < ph->pkts ? U32_MAX : ph->pkts + acked;
+	ph->pkts = pert_sat_add(ph->pkts, acked);
 
 	if ((u64)(now_us - ph->last_update_us) < (u64)cadence_srtts * srtt_us)
 		return PERT_RULE_NONE;
@@ -666,6 +758,44 @@ static inline enum pert_alpha_rule pert_phase_step(struct pert_phase *ph,
 	ph->pkts = 0;
 	ph->last_update_us = now_us;
 	return rule;
+}
+
+/*
+ * pert_phase_track() - the compete phase, fed with every due alpha update
+ * (@rule != PERT_RULE_NONE).  The compete region held over @enter_n updates
+ * in a row (each a full window and at least phase_srtts srtt apart) means
+ * the queue stays at or above compete_pct% of maxq although PERT responds
+ * at up to p = 1: someone else - a loss-based flow - holds it.  The phase
+ * ends at once with a high-speed update (the queue has emptied: the
+ * competitor is gone) or after @exit_n other updates in a row (a safe or
+ * mixed window; a short dip of the competitor's sawtooth does not end it).
+ * Returns true when the phase changed.
+ */
+static inline bool pert_phase_track(struct pert_phase *ph,
+				    enum pert_alpha_rule rule, u32 enter_n,
+				    u32 exit_n)
+{
+	bool was = ph->compete;
+
+	if (rule == PERT_RULE_NONE)
+		return false;
+	if (!ph->compete) {
+		ph->streak = rule == PERT_RULE_COMPETE ?
+			     ph->streak + (ph->streak < PERT_STREAK_MAX) : 0;
+		if (ph->streak >= enter_n) {
+			ph->compete = 1;
+			ph->streak = 0;
+		}
+	} else if (rule == PERT_RULE_COMPETE) {
+		ph->streak = 0;
+	} else {
+		ph->streak += ph->streak < PERT_STREAK_MAX;
+		if (rule == PERT_RULE_HIGH_SPEED || ph->streak >= exit_n) {
+			ph->compete = 0;
+			ph->streak = 0;
+		}
+	}
+	return ph->compete != was;
 }
 
 /*
@@ -777,7 +907,7 @@ static inline void pert_li_reset(struct pert_li *li)
 /* count @pkts more packets into the open interval (saturating) */
 static inline void pert_li_add(struct pert_li *li, u32 pkts)
 {
-	li->open = li->open + pkts < li->open ? U32_MAX : li->open + pkts;
+	li->open = pert_sat_add(li->open, pkts);
 }
 
 /* an event: close the open interval into the ring, overwriting the oldest */
@@ -858,14 +988,39 @@ static inline u32 pert_li_ratio(const struct pert_li *early,
 	return r >= PERT_RATIO_NONE ? PERT_RATIO_NONE - 1 : (u32)r;
 }
 
+/*
+ * pert_compete_budget_ok() - in the compete phase, may an early-response
+ * signal be acted on?  The papers' a' = 1 + p'/p read the other way round:
+ * with alpha given, PERT keeps TCP's throughput as long as it takes no more
+ * than p' = (alpha - 1) p early responses per packet, i.e. one per
+ * I_loss / (alpha - 1) packets, I_loss = 1/p the mean loss interval.  True
+ * when @since_pkts, the packets ACKed since the last early response taken,
+ * reach that spacing.  False with alpha <= 1 or before the first loss
+ * (p = 0): PERT then responds to losses only.
+ *   since * (alpha - 1) * wtot < 2^32 * 2^16 * 2^5 = 2^53 (alpha <= 64)
+ *   tot << 10 < 2^37 * 2^10
+ */
+static inline bool pert_compete_budget_ok(u32 since_pkts, u32 alpha,
+					  const struct pert_li *loss)
+{
+	u64 tot, wtot, extra;
+
+	if (alpha <= PERT_ALPHA_ONE || !pert_li_sums(loss, &tot, &wtot))
+		return false;
+	extra = alpha - PERT_ALPHA_ONE;
+	if (extra > (u64)PERT_ALPHA_MAX_MAX << PERT_ALPHA_SHIFT)
+		extra = (u64)PERT_ALPHA_MAX_MAX << PERT_ALPHA_SHIFT;
+	return (u64)since_pkts * extra * wtot >= tot << PERT_ALPHA_SHIFT;
+}
+
 /* ------------------------------------------------------------------------
  * get_info: the decimal record carried in tcp_bbr_info's bw field
  *
  * `ss -tin` prints bw * 8 exactly ("%.0f", below 2^53).  With bw = 125 X
  * it prints X followed by "000bps", X = R * 10^8 + F * 10^7 + P * 10^3 + Q
- *   R  early responses modulo 10000
- *   F  region (enum pert_region), + 5 when the loss-interval memory is
- *      missing (degraded mode, docs/pert.md)
+ *   R  early responses taken, modulo 10000
+ *   F  region (enum pert_region), + 4 in the compete phase (5, 6, 7);
+ *      9 when the loss-interval memory is missing (base PERT, docs/pert.md)
  *   P  response probability in 1/10000 (0..9999, 1.0 shows 9999)
  *   Q  curq in ms (0..999, saturating)
  * X < 10^12, so bw * 8 < 10^15 < 2^53 stays exact in a double.
@@ -874,13 +1029,15 @@ static inline u32 pert_li_ratio(const struct pert_li *early,
 #define PERT_INFO_R_MOD		10000U
 #define PERT_INFO_P_SCALE	10000U
 #define PERT_INFO_Q_MAX_MS	999U
-#define PERT_INFO_DEGRADED	5U
+#define PERT_INFO_PHASE		4U
+#define PERT_INFO_DEGRADED	9U
 
-static inline u64 pert_info_record(u32 responses, u32 region, bool degraded,
-				   u32 prob, u32 curq_us)
+static inline u64 pert_info_record(u32 responses, u32 region, bool compete,
+				   bool degraded, u32 prob, u32 curq_us)
 {
-	u64 f = (region % PERT_INFO_DEGRADED) +
-		(degraded ? PERT_INFO_DEGRADED : 0);
+	u64 f = degraded ? PERT_INFO_DEGRADED :
+			   (region % PERT_INFO_PHASE) +
+			   (compete ? PERT_INFO_PHASE : 0);
 	u64 p = div_u64((u64)prob * PERT_INFO_P_SCALE + PERT_PROB_ONE / 2,
 			PERT_PROB_ONE);
 	u64 q = curq_us / PERT_USEC_PER_MSEC;

@@ -10,7 +10,7 @@
  *
  *   srtt  <- 0.99 srtt + 0.01 rtt                 (every RTT sample)
  *   curq   = srtt - min_rtt                       (queueing delay)
- *   maxq   = max(10 ms, max_rtt - min_rtt)        (largest queue seen)
+ *   maxq   = max(10 ms, max_srtt - min_rtt)       (largest queue seen)
  *
  *   p(curq): 0 below T1 = 5 ms, linear to pmax = 0.05 at T2 = 10 ms, then
  *            "gentle" linear to 1 at T3 = max(2 T2, 0.65 (max - min))
@@ -45,8 +45,16 @@
  * rate p plus early-response rate p'), target = 1 + p'/p (ramping up from 1
  * at maxq / 2 to 1 + p'/p at 0.65 maxq).  p and p' are TFRC-style (RFC
  * 5348) weighted averages of the last 8 intervals between loss events and
- * between early responses.  A window of ACKs that mixes regions decays
- * alpha like the safe region.
+ * between early-response signals.  A window of ACKs that mixes regions
+ * decays alpha like the safe region.
+ *
+ * The compete phase (ours; docs/pert.md): two compete updates in a row
+ * mean the queue stays high although PERT responds, i.e. a loss-based flow
+ * holds it.  Then PERT takes an early response only when alpha compensates
+ * for it, p' <= (alpha - 1) p (the papers' equation read the other way),
+ * counts every signal towards p' and holds min_rtt.  Without this PERT
+ * starves behind cubic in a deep buffer (p = 1, p'/p far above alpha_max).
+ * Three other updates in a row, or one high-speed update, end the phase.
  *
  * The papers:
  *   S. Bhandarkar, A. L. N. Reddy, Y. Zhang, D. Loguinov, "Emulating AQM
@@ -76,10 +84,15 @@
 
 #include "pert_math.h"
 
-/* Per-socket memory outside the private area: p (losses), p' (responses) */
+/* Per-socket memory outside the private area: p, p' and the budget */
 struct pert_history {
 	struct pert_li loss;	/* intervals between loss events, packets */
-	struct pert_li early;	/* intervals between early responses, packets */
+	struct pert_li early;	/* intervals between early-response signals,
+				 * packets (taken or not)
+				 */
+	u32 since_pkts;		/* packets ACKed since the last early response
+				 * taken (the compete-phase budget)
+				 */
 };
 
 struct pert {
@@ -91,7 +104,7 @@ struct pert {
 	u32	ai_acc;		/* additive-increase remainder, 1/1024 pkt */
 	u32	prob;		/* early-response probability, 1/65536 */
 	u32	curq_us;	/* queueing delay srtt - min_rtt, us */
-	u32	maxq_us;	/* max(min_maxq, max_rtt - min_rtt), us */
+	u32	maxq_us;	/* max(min_maxq, max_srtt - min_rtt), us */
 	u32	resp_seq;	/* snd_nxt at the last response */
 	u32	resp_us;	/* time of the last response, us */
 	u32	responses;	/* early responses so far */
@@ -122,6 +135,9 @@ static unsigned int pert_beta_max __read_mostly = PERT_DEF_BETA_MAX;
 static unsigned int pert_phase_srtts __read_mostly = PERT_DEF_PHASE_SRTTS;
 static unsigned int pert_min_rtt_win_ms __read_mostly = PERT_DEF_MIN_RTT_WIN_MS;
 static unsigned int pert_max_rtt_win_ms __read_mostly = PERT_DEF_MAX_RTT_WIN_MS;
+static unsigned int pert_compete_phase __read_mostly = PERT_DEF_COMPETE_PHASE;
+static unsigned int pert_compete_enter __read_mostly = PERT_DEF_COMPETE_ENTER;
+static unsigned int pert_compete_exit __read_mostly = PERT_DEF_COMPETE_EXIT;
 
 static void pert_params_load(struct pert_params *p)
 {
@@ -137,6 +153,9 @@ static void pert_params_load(struct pert_params *p)
 	p->phase_srtts = READ_ONCE(pert_phase_srtts);
 	p->min_rtt_win_ms = READ_ONCE(pert_min_rtt_win_ms);
 	p->max_rtt_win_ms = READ_ONCE(pert_max_rtt_win_ms);
+	p->compete_phase = READ_ONCE(pert_compete_phase);
+	p->compete_enter = READ_ONCE(pert_compete_enter);
+	p->compete_exit = READ_ONCE(pert_compete_exit);
 }
 
 struct pert_param_desc {
@@ -158,6 +177,9 @@ static const struct pert_param_desc pert_param_descs[] = {
 	{ &pert_phase_srtts,	PERT_PARAM_PHASE_SRTTS,		"srtt" },
 	{ &pert_min_rtt_win_ms,	PERT_PARAM_MIN_RTT_WIN_MS,	"ms" },
 	{ &pert_max_rtt_win_ms,	PERT_PARAM_MAX_RTT_WIN_MS,	"ms" },
+	{ &pert_compete_phase,	PERT_PARAM_COMPETE_PHASE,	"(0 off, 1 on)" },
+	{ &pert_compete_enter,	PERT_PARAM_COMPETE_ENTER,	"updates" },
+	{ &pert_compete_exit,	PERT_PARAM_COMPETE_EXIT,	"updates" },
 };
 
 static int pert_param_set(const char *val, const struct kernel_param *kp)
@@ -203,7 +225,7 @@ MODULE_PARM_DESC(t1_us, "RED min threshold T1 on queueing delay, us [100, t2_us 
 module_param_cb(t2_us, &pert_param_ops, &pert_t2_us, 0644);
 MODULE_PARM_DESC(t2_us, "RED max threshold T2 on queueing delay, us [t1_us + 1, 2000000] (10000)");
 module_param_cb(t3_pct, &pert_param_ops, &pert_t3_pct, 0644);
-MODULE_PARM_DESC(t3_pct, "T3 = max(2 T2, t3_pct% of max_rtt - min_rtt), % [10, 100] (65)");
+MODULE_PARM_DESC(t3_pct, "T3 = max(2 T2, t3_pct% of max_srtt - min_rtt), % [10, 100] (65)");
 module_param_cb(pmax_permille, &pert_param_ops, &pert_pmax_permille, 0644);
 MODULE_PARM_DESC(pmax_permille, "response probability at T2, 1/1000 [1, 1000] (50)");
 module_param_cb(min_maxq_us, &pert_param_ops, &pert_min_maxq_us, 0644);
@@ -221,7 +243,13 @@ MODULE_PARM_DESC(phase_srtts, "alpha changes at most once per this many srtt [1,
 module_param_cb(min_rtt_win_ms, &pert_param_ops, &pert_min_rtt_win_ms, 0644);
 MODULE_PARM_DESC(min_rtt_win_ms, "min_rtt ageing window, ms [1000, 600000] (20000)");
 module_param_cb(max_rtt_win_ms, &pert_param_ops, &pert_max_rtt_win_ms, 0644);
-MODULE_PARM_DESC(max_rtt_win_ms, "max_rtt ageing window, ms [1000, 600000] (120000)");
+MODULE_PARM_DESC(max_rtt_win_ms, "max_srtt (maxq) ageing window, ms [1000, 600000] (120000)");
+module_param_cb(compete_phase, &pert_param_ops, &pert_compete_phase, 0644);
+MODULE_PARM_DESC(compete_phase, "compete phase: early responses budgeted by alpha, min_rtt held, 0 off / 1 on [0, 1] (1)");
+module_param_cb(compete_enter, &pert_param_ops, &pert_compete_enter, 0644);
+MODULE_PARM_DESC(compete_enter, "compete-region alpha updates in a row that enter the compete phase [1, 100] (2)");
+module_param_cb(compete_exit, &pert_param_ops, &pert_compete_exit, 0644);
+MODULE_PARM_DESC(compete_exit, "other alpha updates in a row that leave the compete phase [1, 100] (3)");
 
 /* The clock of every PERT timestamp: TCP's per-packet us clock, 32 bits. */
 static u32 pert_now_us(const struct tcp_sock *tp)
@@ -259,6 +287,7 @@ static void pert_init(struct sock *sk)
 	if (ca->hist) {
 		pert_li_reset(&ca->hist->loss);
 		pert_li_reset(&ca->hist->early);
+		ca->hist->since_pkts = 0;
 	}
 }
 
@@ -278,7 +307,13 @@ static void pert_mark_response(const struct tcp_sock *tp, struct pert *ca)
 	ca->responded = 1;
 }
 
-/* srtt, min/max RTT, then curq, maxq and the response probability. */
+/*
+ * srtt, min/max RTT, then curq, maxq and the response probability.  The
+ * min window takes the raw samples, the max window PERT's srtt (a raw
+ * sample may carry a delayed ACK: tens of ms at a small window).  In the
+ * compete phase min_rtt is held: a loss-based competitor's standing queue
+ * never drains, so no sample then shows the path's delay.
+ */
 static void pert_update_signal(struct pert *ca, s32 rtt_us, u32 now,
 			       const struct pert_params *p)
 {
@@ -286,9 +321,11 @@ static void pert_update_signal(struct pert *ca, s32 rtt_us, u32 now,
 
 	if (rtt_us >= 0) {
 		ca->srtt_scaled = pert_srtt_update(ca->srtt_scaled, rtt_us);
-		pert_win_update(&ca->rtt, rtt_us, now,
-				p->min_rtt_win_ms * PERT_USEC_PER_MSEC,
-				p->max_rtt_win_ms * PERT_USEC_PER_MSEC);
+		pert_win_update_min(&ca->rtt, rtt_us, now,
+				    p->min_rtt_win_ms * PERT_USEC_PER_MSEC,
+				    ca->phase.compete);
+		pert_win_update_max(&ca->rtt, pert_srtt(ca), now,
+				    p->max_rtt_win_ms * PERT_USEC_PER_MSEC);
 	}
 	if (!ca->srtt_scaled)
 		return;
@@ -322,6 +359,11 @@ static void pert_update_alpha(struct sock *sk, struct pert *ca, u32 acked,
 			       p->phase_srtts);
 	if (rule == PERT_RULE_NONE)
 		return;
+	if (p->compete_phase)
+		pert_phase_track(&ca->phase, rule, p->compete_enter,
+				 p->compete_exit);
+	else
+		ca->phase.compete = 0;
 	if (rule == PERT_RULE_COMPETE)
 		target = pert_compete_target(ca->curq_us, ca->maxq_us,
 					     p->compete_pct,
@@ -341,6 +383,8 @@ static void pert_pkts_acked(struct sock *sk, const struct ack_sample *sample)
 	if (ca->hist) {
 		pert_li_add(&ca->hist->loss, sample->pkts_acked);
 		pert_li_add(&ca->hist->early, sample->pkts_acked);
+		ca->hist->since_pkts = pert_sat_add(ca->hist->since_pkts,
+						    sample->pkts_acked);
 	}
 	/* rtt_us < 0: no valid sample on this ACK (Karn, no timestamps) */
 	pert_update_signal(ca, sample->rtt_us, now, &p);
@@ -348,7 +392,12 @@ static void pert_pkts_acked(struct sock *sk, const struct ack_sample *sample)
 		pert_update_alpha(sk, ca, sample->pkts_acked, now, &p);
 }
 
-/* In congestion avoidance: respond with probability p, once per RTT. */
+/*
+ * In congestion avoidance: a signal with probability p, at most once per
+ * RTT.  Every signal counts towards p'.  Outside the compete phase each
+ * signal is a response; in it, only as many as alpha compensates for
+ * (pert_compete_budget_ok()), the others are counted and let pass.
+ */
 static void pert_check_early_response(struct sock *sk, struct pert *ca)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -364,6 +413,16 @@ static void pert_check_early_response(struct sock *sk, struct pert *ca)
 	if (!pert_decide(ca->prob, get_random_u32()))
 		return;
 
+	pert_mark_response(tp, ca);
+	if (ca->hist) {
+		pert_li_event(&ca->hist->early);
+		if (ca->phase.compete &&
+		    !pert_compete_budget_ok(ca->hist->since_pkts, ca->alpha,
+					    &ca->hist->loss))
+			return;
+		ca->hist->since_pkts = 0;
+	}
+
 	pert_params_load(&p);
 	next = pert_cwnd_after_decrease(cwnd,
 					pert_beta(ca->curq_us, ca->maxq_us,
@@ -372,9 +431,6 @@ static void pert_check_early_response(struct sock *sk, struct pert *ca)
 	tp->snd_ssthresh = next;
 	ca->ai_acc = 0;
 	ca->responses++;
-	if (ca->hist)
-		pert_li_event(&ca->hist->early);
-	pert_mark_response(tp, ca);
 }
 
 static void pert_cong_avoid(struct sock *sk, u32 ack, u32 acked)
@@ -424,13 +480,13 @@ static u32 pert_undo_cwnd(struct sock *sk)
 	return max(tcp_snd_cwnd(tcp_sk(sk)), ca->loss_cwnd);
 }
 
-/* An RTO breaks the region streak and the increase in progress. */
+/* An RTO breaks the region count and the increase in progress. */
 static void pert_set_state(struct sock *sk, u8 new_state)
 {
 	struct pert *ca = inet_csk_ca(sk);
 
 	if (new_state == TCP_CA_Loss) {
-		pert_phase_reset(&ca->phase, pert_now_us(tcp_sk(sk)));
+		pert_phase_restart(&ca->phase, pert_now_us(tcp_sk(sk)));
 		ca->ai_acc = 0;
 	}
 }
@@ -442,7 +498,8 @@ static void pert_set_state(struct sock *sk, u8 new_state)
  *   bbr_pacing_gain  alpha * 256                       -> pacing_gain: alpha
  *   bbr_cwnd_gain    beta * 256 (the next decrease)    -> cwnd_gain: beta
  *   bbr_bw_lo/hi     125 * record, pert_info_record()  -> bw: record "000bps"
- *                    (early responses, region, p, curq: see pert_math.h)
+ *                    (early responses, region and compete phase, p, curq:
+ *                    see pert_math.h)
  * Reads the private area only (never ca->hist): get_info may run without
  * the socket lock.
  */
@@ -458,7 +515,8 @@ static size_t pert_get_info(struct sock *sk, u32 ext, int *attr,
 				     READ_ONCE(pert_beta_min),
 				     READ_ONCE(pert_beta_max));
 		u64 bw = pert_info_bw(pert_info_record(READ_ONCE(ca->responses),
-						       ca->phase.region,
+						       READ_ONCE(ca->phase.region),
+						       READ_ONCE(ca->phase.compete),
 						       ca->degraded,
 						       READ_ONCE(ca->prob),
 						       curq));

@@ -143,11 +143,13 @@ lab_dumbbell() {
 		[ "$r" -lt "$min_rtt" ] && min_rtt=$r
 	done
 	local half=$((min_rtt / 2))
-	local half_us=$((min_rtt * 500))
 
 	LAB_RTR=$(_lab_new_ns rtr) || return 1
 	LAB_DLY=$(_lab_new_ns dly) || return 1
 	LAB_RCV=$(_lab_new_ns rcv) || return 1
+	# $(...) ran _lab_new_ns in a subshell: register the names here so
+	# that lab_cleanup finds them.
+	LAB_NS_ALL+=("$LAB_RTR" "$LAB_DLY" "$LAB_RCV")
 	local ns
 	for ns in "$LAB_RTR" "$LAB_DLY"; do
 		lab_ns "$ns" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
@@ -178,6 +180,7 @@ lab_dumbbell() {
 	LAB_SND=() LAB_SND4=() LAB_SND6=()
 	for i in $(seq 1 "$senders"); do
 		ns=$(_lab_new_ns snd$i) || return 1
+		LAB_NS_ALL+=("$ns")
 		LAB_SND+=("$ns")
 		_lab_link "$ns" eth0 "$LAB_RTR" "s$i" || return 1
 		ip -n "$ns" addr add "198.51.100.$((4 * i - 2))/30" dev eth0
@@ -196,9 +199,9 @@ lab_dumbbell() {
 		*) tc -n "$ns" qdisc replace dev eth0 root "$sqdisc" ;;
 		esac
 		[ -n "$cc" ] && lab_ns "$ns" sysctl -qw net.ipv4.tcp_congestion_control="$cc"
-		# This sender's extra RTT, on the ACK path (rtr -> sender).
+		# This sender's RTT minus the 2 x half on dly, on the ACK path (rtr -> sender).
 		rtt=${rtt_list[$((i - 1))]:-${rtt_list[-1]}}
-		extra=$(( (rtt - min_rtt) * 1000 + half_us ))
+		extra=$(( (rtt - 2 * half) * 1000 ))
 		tc -n "$LAB_RTR" qdisc replace dev "s$i" root netem delay "${extra}us" limit 100000
 		lab_ns "$ns" ip link set eth0 mtu "$mtu"
 		ip -n "$LAB_RTR" link set "s$i" mtu "$mtu"
@@ -292,7 +295,7 @@ lab_link_up() {
 lab_bn_backlog() {
 	tc -n "$LAB_RTR" -s qdisc show dev bn0 | awk '
 		/^qdisc/ { leaf = ($3 == "10:") }
-		leaf && /dropped/ { gsub(/[,)]/, " "); for (i = 1; i <= NF; i++) if ($i == "dropped") d = $(i + 1) }
+		leaf && /dropped/ { gsub(/[,()]/, " "); for (i = 1; i <= NF; i++) if ($i == "dropped") d = $(i + 1) }
 		leaf && /backlog/ { b = $2; p = $3; sub(/b$/, "", b); sub(/p$/, "", p) }
 		END { printf "%d %d %d\n", p, b, d }'
 }

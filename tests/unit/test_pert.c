@@ -111,6 +111,27 @@ static void test_params(void)
 	pert_param_bounds(PERT_PARAM_NR, &p, &lo, &hi);
 	tap_ok(lo > hi, "params: unknown parameter has an empty range");
 
+	pert_params_default(&p);
+	tap_ok(p.compete_phase == 1 && p.compete_enter == 2 &&
+	       p.compete_exit == 3,
+	       "params: compete phase on, enter 2, exit 3 updates by default");
+	p.compete_phase = 0;
+	tap_ok(pert_params_valid(&p), "params: compete_phase 0 (off) valid");
+	p.compete_phase = 2;
+	tap_ok(!pert_params_valid(&p), "params: compete_phase 2 refused");
+	pert_params_default(&p);
+	p.compete_enter = 0;
+	tap_ok(!pert_params_valid(&p), "params: compete_enter 0 refused");
+	pert_params_default(&p);
+	p.compete_exit = 101;
+	tap_ok(!pert_params_valid(&p), "params: compete_exit 101 refused");
+	pert_param_bounds(PERT_PARAM_COMPETE_EXIT, &p, &lo, &hi);
+	tap_ok(lo == 1 && hi == 100, "params: compete_exit in [1, 100]");
+	pert_params_default(&p);
+	pert_param_store(&p, PERT_PARAM_COMPETE_ENTER, 7);
+	tap_eq(pert_param_get(&p, PERT_PARAM_COMPETE_ENTER), 7,
+	       "params: compete_enter store/get round trip");
+
 	/* 0.05 * 65536 = 3276.8 -> 3277; 1000 per mille is exactly 1 */
 	tap_eq(pert_pmax_prob(50), 3277, "params: pmax 50/1000 = 3277/65536");
 	tap_eq(pert_pmax_prob(1000), PERT_PROB_ONE, "params: pmax 1000/1000 = 1");
@@ -427,7 +448,7 @@ static void test_windows(u32 t0)
 		v[i] = (i < 2000 ? 20000 : 50000) + rng() % 5000 +
 		       (u32)(10000 * (1 + sin(i / 300.0)));
 		ts[i] = now;
-		pert_win_update(&w, v[i], now, wmin, wmax);
+		pert_win_update(&w, v[i], now, wmin, wmax, false);
 		for (j = i; j >= 0 && now - ts[j] <= wmax; j--) {
 			u32 age = now - ts[j];
 
@@ -459,31 +480,31 @@ static void test_window_policy(void)
 
 	/* a route change to a longer path: min re-learned within W */
 	pert_win_reset(&w, 0);
-	pert_win_update(&w, 20000, 0, wmin, wmax);
+	pert_win_update(&w, 20000, 0, wmin, wmax, false);
 	for (t = 100000; t < 9900000; t += 100000)
-		pert_win_update(&w, 80000, t, wmin, wmax);
+		pert_win_update(&w, 80000, t, wmin, wmax, false);
 	tap_eq(pert_win_min(&w), 20000, "win: old min still in force at 9.8 s");
 	for (; t <= 10000000; t += 100000)
-		pert_win_update(&w, 80000, t, wmin, wmax);
+		pert_win_update(&w, 80000, t, wmin, wmax, false);
 	tap_eq(pert_win_min(&w), 80000,
 	       "win: route change -> min re-learned by W = 10 s");
 	tap_eq(pert_win_max(&w), 80000, "win: max follows the larger samples");
 
 	/* max decays: a 300 ms spike is forgotten after the max window */
 	pert_win_reset(&w, 0);
-	pert_win_update(&w, 300000, 0, wmin, wmax);
+	pert_win_update(&w, 300000, 0, wmin, wmax, false);
 	for (t = 100000; t <= 59900000; t += 100000)
-		pert_win_update(&w, 30000, t, wmin, wmax);
+		pert_win_update(&w, 30000, t, wmin, wmax, false);
 	tap_eq(pert_win_max(&w), 300000, "win: max spike kept within W");
 	for (; t <= 60000000; t += 100000)
-		pert_win_update(&w, 30000, t, wmin, wmax);
+		pert_win_update(&w, 30000, t, wmin, wmax, false);
 	tap_eq(pert_win_max(&w), 30000, "win: max spike dropped after W = 60 s");
 
 	/* idle longer than W: everything re-learned from the next sample */
 	pert_win_reset(&w, 0);
-	pert_win_update(&w, 10000, 0, wmin, wmax);
-	pert_win_update(&w, 90000, 1000, wmin, wmax);
-	pert_win_update(&w, 40000, 70000000, wmin, wmax);
+	pert_win_update(&w, 10000, 0, wmin, wmax, false);
+	pert_win_update(&w, 90000, 1000, wmin, wmax, false);
+	pert_win_update(&w, 40000, 70000000, wmin, wmax, false);
 	tap_ok(pert_win_min(&w) == 40000 && pert_win_max(&w) == 40000,
 	       "win: idle > W drops both slots");
 
@@ -495,6 +516,61 @@ static void test_window_policy(void)
 	tap_eq(pert_curq_us(15000, PERT_WIN_MIN_EMPTY), 0, "curq: no min -> 0");
 	tap_eq(pert_maxq_us(20000, 25000, 10000), 10000, "maxq: floor 10 ms");
 	tap_eq(pert_maxq_us(20000, 80000, 10000), 60000, "maxq: max - min");
+}
+
+/*
+ * The compete phase holds min_rtt: a competitor's standing queue (80 ms
+ * samples over a 20 ms path) must not become the path delay, however
+ * long it lasts; max_rtt keeps ageing; after the hold the held minimum
+ * stays in force for W/2 .. W, then the window re-learns.
+ */
+static void test_window_hold(void)
+{
+	const u32 wmin = 10000000, wmax = 60000000;
+	struct pert_rtt_win w;
+	u32 t, bad = 0;
+
+	pert_win_reset(&w, 0);
+	pert_win_update(&w, 20000, 0, wmin, wmax, false);
+	pert_win_update(&w, 300000, 100000, wmin, wmax, false);
+	for (t = 200000; t < 70000000; t += 100000) {
+		pert_win_update(&w, 80000, t, wmin, wmax, true);
+		if (pert_win_min(&w) != 20000)
+			bad++;
+	}
+	tap_eq(bad, 0, "win hold: min 20 ms kept for 70 s of 80 ms samples");
+	tap_eq(pert_win_max(&w), 80000,
+	       "win hold: max still ages (300 ms spike gone after 60 s)");
+	pert_win_update(&w, 15000, t, wmin, wmax, true);
+	tap_eq(pert_win_min(&w), 15000, "win hold: a lower sample still counts");
+	/* hold ends at t = 70.0 s; the last held sample restarted the epoch */
+	for (t += 100000; t < 75000000; t += 100000)
+		pert_win_update(&w, 80000, t, wmin, wmax, false);
+	tap_eq(pert_win_min(&w), 15000,
+	       "win hold: held min in force W/2 after the hold (75 s)");
+	for (; t <= 80000000; t += 100000)
+		pert_win_update(&w, 80000, t, wmin, wmax, false);
+	tap_eq(pert_win_min(&w), 80000,
+	       "win hold: re-learned within W after the hold (80 s)");
+
+	/* the module feeds raw samples to min and srtt to max */
+	pert_win_reset(&w, 0);
+	pert_win_update_min(&w, 20000, 0, wmin, false);
+	pert_win_update_max(&w, 20000, 0, wmax);
+	pert_win_update_min(&w, 145000, 1000, wmin, false);	/* delayed ACK */
+	pert_win_update_max(&w, 21250, 1000, wmax);		/* srtt */
+	tap_ok(pert_win_min(&w) == 20000 && pert_win_max(&w) == 21250,
+	       "win: min and max fed separately (an outlier stays out of max)");
+	pert_win_update_min(&w, 19000, 2000, wmin, false);
+	tap_ok(pert_win_min(&w) == 19000 && pert_win_max(&w) == 21250,
+	       "win: a min sample leaves max alone");
+
+	/* without the hold the same samples re-learn within W = 10 s */
+	pert_win_reset(&w, 0);
+	pert_win_update(&w, 20000, 0, wmin, wmax, false);
+	for (t = 100000; t <= 10000000; t += 100000)
+		pert_win_update(&w, 80000, t, wmin, wmax, false);
+	tap_eq(pert_win_min(&w), 80000, "win: no hold -> standing queue taken as min");
 }
 
 /* ---- phases and alpha ----------------------------------------------- */
@@ -525,6 +601,7 @@ static void test_classify(void)
  */
 struct sim {
 	u32 alpha, updates, min_gap_ms, last_ms, hs, compete, safe;
+	u32 entered_ms, left_ms, changes;
 	struct pert_phase ph;
 };
 
@@ -544,6 +621,13 @@ static void sim_ack(struct sim *s, u32 t_ms, enum pert_region region,
 
 	if (r == PERT_RULE_NONE)
 		return;
+	if (pert_phase_track(&s->ph, r, 2, 3)) {
+		s->changes++;
+		if (s->ph.compete)
+			s->entered_ms = t_ms;
+		else
+			s->left_ms = t_ms;
+	}
 	if (s->updates && t_ms - s->last_ms < s->min_gap_ms)
 		s->min_gap_ms = t_ms - s->last_ms;
 	s->last_ms = t_ms;
@@ -705,6 +789,79 @@ static void test_phase_changes(void)
 	/* update at 50 ms: HS (+0.5); at 100 ms only 3 HS ACKs -> safe */
 	tap_ok(s.hs == 1 && s.safe == 1,
 	       "phase: a region change just before an update voids the window");
+}
+
+/* the compete phase: entry, exit, hysteresis (enter 2, exit 3) */
+static void test_phase_track(void)
+{
+	struct pert_phase ph;
+	struct sim s;
+	u32 t;
+	bool ch;
+
+	pert_phase_reset(&ph, 0);
+	tap_ok(!pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3) && !ph.compete,
+	       "track: one compete update does not enter");
+	ch = pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3);
+	tap_ok(ch && ph.compete, "track: the second in a row enters");
+	tap_ok(!pert_phase_track(&ph, PERT_RULE_NONE, 2, 3) && ph.compete,
+	       "track: no update, no change");
+	pert_phase_track(&ph, PERT_RULE_SAFE, 2, 3);
+	pert_phase_track(&ph, PERT_RULE_SAFE, 2, 3);
+	tap_ok(ph.compete, "track: two safe updates do not leave");
+	pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3);
+	pert_phase_track(&ph, PERT_RULE_SAFE, 2, 3);
+	pert_phase_track(&ph, PERT_RULE_SAFE, 2, 3);
+	tap_ok(ph.compete, "track: a compete update restarts the exit count");
+	ch = pert_phase_track(&ph, PERT_RULE_SAFE, 2, 3);
+	tap_ok(ch && !ph.compete, "track: the third safe update in a row leaves");
+
+	pert_phase_reset(&ph, 0);
+	pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3);
+	pert_phase_track(&ph, PERT_RULE_SAFE, 2, 3);
+	pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3);
+	tap_ok(!ph.compete, "track: compete, safe, compete does not enter");
+	pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3);
+	tap_ok(ph.compete, "track: ... until two in a row");
+	ch = pert_phase_track(&ph, PERT_RULE_HIGH_SPEED, 2, 3);
+	tap_ok(ch && !ph.compete,
+	       "track: a high-speed update (queue empty) leaves at once");
+
+	pert_phase_reset(&ph, 0);
+	tap_ok(pert_phase_track(&ph, PERT_RULE_COMPETE, 1, 1) && ph.compete,
+	       "track: enter 1 -> the first compete update enters");
+	pert_phase_restart(&ph, 5000);
+	tap_ok(ph.compete && ph.pkts == 0 && ph.last_update_us == 5000 &&
+	       ph.region == PERT_REGION_NONE,
+	       "track: RTO restart keeps the phase, restarts count and cadence");
+	pert_phase_reset(&ph, 0);
+	tap_ok(!ph.compete && !ph.streak, "track: reset leaves the phase");
+
+	/* a streak counter that cannot wrap: 300 updates, enter at 300 */
+	pert_phase_reset(&ph, 0);
+	for (t = 0; t < 300; t++)
+		pert_phase_track(&ph, PERT_RULE_COMPETE, 300, 3);
+	tap_ok(!ph.compete && ph.streak == PERT_STREAK_MAX,
+	       "track: streak saturates at 255 (no wrap to 0)");
+
+	/* flow: compete region from t = 1 ms; updates every 50 ms */
+	sim_init(&s);
+	for (t = 1; t <= 199; t++)
+		sim_ack(&s, t, PERT_REGION_COMPETE, PERT_TARGET_NONE);
+	tap_eq(s.entered_ms, 100, "track flow: entered at the 2nd update (100 ms)");
+	for (; t <= 1000; t++)
+		sim_ack(&s, t, PERT_REGION_SAFE, PERT_TARGET_NONE);
+	/* updates at 200 (mixed window), 250, 300: the third leaves */
+	tap_eq(s.left_ms, 300, "track flow: left at the 3rd safe update (300 ms)");
+
+	/* dips into safe for 60 ms of every 400 ms never leave the phase */
+	sim_init(&s);
+	for (t = 1; t <= 20000; t++)
+		sim_ack(&s, t, t % 400 < 60 && t > 400 ? PERT_REGION_SAFE :
+							  PERT_REGION_COMPETE,
+			PERT_TARGET_NONE);
+	tap_ok(s.changes == 1 && s.ph.compete,
+	       "track flow: short dips of the competitor do not end the phase");
 }
 
 /* ---- loss intervals ------------------------------------------------- */
@@ -878,6 +1035,129 @@ static void test_loss_intervals(void)
 	}
 }
 
+/* ---- the compete-phase budget --------------------------------------- */
+
+static void test_budget(void)
+{
+	static const u32 k1000[8] = { 1000, 1000, 1000, 1000,
+				      1000, 1000, 1000, 1000 };
+	struct pert_li li;
+	int i, bad = 0, n_tested = 0;
+	u32 since, taken, signals, alpha;
+
+	/* I_mean 1000: alpha 3 may take one per 1000 / 2 = 500 packets */
+	li_feed(&li, k1000, 8, 0);
+	tap_ok(!pert_compete_budget_ok(499, 3 * PERT_ALPHA_ONE, &li),
+	       "budget: alpha 3, I 1000: 499 packets too few");
+	tap_ok(pert_compete_budget_ok(500, 3 * PERT_ALPHA_ONE, &li),
+	       "budget: alpha 3, I 1000: 500 packets enough");
+	/* alpha 32: 1000 / 31 = 32.3 */
+	tap_ok(!pert_compete_budget_ok(32, 32 * PERT_ALPHA_ONE, &li) &&
+	       pert_compete_budget_ok(33, 32 * PERT_ALPHA_ONE, &li),
+	       "budget: alpha 32: one per 32.3 packets");
+	/* alpha 1 + 1/1024: one per 1000 * 1024 packets */
+	tap_ok(!pert_compete_budget_ok(1023999, PERT_ALPHA_ONE + 1, &li) &&
+	       pert_compete_budget_ok(1024000, PERT_ALPHA_ONE + 1, &li),
+	       "budget: alpha 1 + 1/1024: one per 1024000 packets");
+	tap_ok(!pert_compete_budget_ok(U32_MAX, PERT_ALPHA_ONE, &li),
+	       "budget: alpha 1 -> losses only, never early");
+	/* alpha above the 64 cap counts as 64: 1000 / 63 = 15.9 */
+	tap_ok(!pert_compete_budget_ok(15, 200 * PERT_ALPHA_ONE, &li) &&
+	       pert_compete_budget_ok(16, 200 * PERT_ALPHA_ONE, &li),
+	       "budget: alpha above 64 counts as 64");
+	/* open interval 5000 above the mean: I = 50000 / 30 = 1666.7 */
+	li_feed(&li, k1000, 8, 5000);
+	tap_ok(!pert_compete_budget_ok(833, 3 * PERT_ALPHA_ONE, &li) &&
+	       pert_compete_budget_ok(834, 3 * PERT_ALPHA_ONE, &li),
+	       "budget: a long loss-free stretch lowers p and the budget");
+	pert_li_reset(&li);
+	pert_li_add(&li, 100000);
+	tap_ok(!pert_compete_budget_ok(U32_MAX, 32 * PERT_ALPHA_ONE, &li),
+	       "budget: no loss yet (p = 0) -> losses only");
+	/* largest values: no overflow, true */
+	for (i = 0; i < 8; i++) {
+		pert_li_add(&li, U32_MAX);
+		pert_li_event(&li);
+	}
+	tap_ok(pert_compete_budget_ok(U32_MAX, 64 * PERT_ALPHA_ONE, &li),
+	       "budget: U32_MAX intervals and packets, no overflow");
+	tap_ok(!pert_compete_budget_ok(1000, 64 * PERT_ALPHA_ONE, &li),
+	       "budget: huge intervals need many packets");
+
+	/* random histories against since * (alpha - 1) >= 1 / p in doubles */
+	for (i = 0; i < 3000; i++) {
+		double closed[8], need;
+		u32 raw[8], k = 1 + rng() % 8, j, open = rng() % 20000;
+		bool got;
+
+		pert_li_reset(&li);
+		for (j = 0; j < k; j++)
+			raw[j] = 1 + rng() % 20000;	/* oldest first */
+		li_feed(&li, raw, (int)k, open);
+		for (j = 0; j < k; j++)
+			closed[j] = raw[k - 1 - j];	/* newest first */
+		alpha = PERT_ALPHA_ONE + rng() % (40 * PERT_ALPHA_ONE);
+		since = rng() % 30000;
+		need = 1.0 / ref_li_rate(closed, (int)k, open);
+		got = pert_compete_budget_ok(since, alpha, &li);
+		if (fabs(since * ((alpha - 1024.0) / 1024) - need) < 1e-6 * need)
+			continue;	/* exactly at the boundary: skip */
+		n_tested++;
+		if (got != (since * ((alpha - 1024.0) / 1024) >= need &&
+			    alpha > PERT_ALPHA_ONE))
+			bad++;
+	}
+	tap_ok(bad == 0 && n_tested > 2900,
+	       "budget: 3000 random histories agree with the double reference (%d bad)",
+	       bad);
+
+	/*
+	 * A flow in the compete phase: a signal every 200 packets (p = 1, once
+	 * per RTT at cwnd 200), a loss every 10000 (p = 1e-4).  With alpha 5
+	 * it may take (alpha - 1) p = 4 per 10000 packets: one per 2500, i.e.
+	 * at the 13th signal (2600 packets) -> 10^6 / 2600 = 384.6.
+	 */
+	alpha = 5 * PERT_ALPHA_ONE;
+	pert_li_reset(&li);
+	since = 0;
+	taken = 0;
+	signals = 0;
+	for (i = 1; i <= 1000000; i++) {
+		pert_li_add(&li, 1);
+		since++;
+		if (i % 10000 == 0)
+			pert_li_event(&li);
+		if (i % 200 == 0) {
+			signals++;
+			if (pert_compete_budget_ok(since, alpha, &li)) {
+				taken++;
+				since = 0;
+			}
+		}
+	}
+	tap_ok(taken <= 400 && taken >= 380,
+	       "budget flow: alpha 5 takes <= (alpha - 1) p: %u of %u signals",
+	       taken, signals);
+	/* alpha = 1 + p'/p = 51: the budget covers every signal */
+	alpha = 51 * PERT_ALPHA_ONE;
+	pert_li_reset(&li);
+	since = 0;
+	taken = 0;
+	for (i = 1; i <= 1000000; i++) {
+		pert_li_add(&li, 1);
+		since++;
+		if (i % 10000 == 0)
+			pert_li_event(&li);
+		if (i % 200 == 0 && i > 10000 &&
+		    pert_compete_budget_ok(since, alpha, &li)) {
+			taken++;
+			since = 0;
+		}
+	}
+	tap_eq(taken, (1000000 - 10000) / 200,
+	       "budget flow: alpha = 1 + p'/p takes every signal (the papers)");
+}
+
 /* ---- get_info record ------------------------------------------------ */
 
 static void test_info(void)
@@ -889,21 +1169,33 @@ static void test_info(void)
 	 * 12345 responses (shown mod 10^4: 2345), compete (3), p = 3277/65536
 	 * (= 0.0500 -> 500 in 1/10000), curq 7.5 ms -> 7
 	 */
-	rec = pert_info_record(12345, PERT_REGION_COMPETE, false, 3277, 7500);
+	rec = pert_info_record(12345, PERT_REGION_COMPETE, false, false, 3277,
+			       7500);
 	tap_eq(rec, 234530500007ULL, "info: record 2345|3|0500|007");
 	bw = pert_info_bw(rec);
 	/* what `ss -tin` prints: sprint_bw("%.0f", bw * 8.0) */
 	snprintf(buf, sizeof(buf), "%.0f", (double)bw * 8.0);
 	tap_ok(!strcmp(buf, "234530500007000"),
 	       "info: ss -tin shows the record then 000 (%s)", buf);
-	rec = pert_info_record(9999, PERT_REGION_SAFE, true, PERT_PROB_ONE,
-			       5000000);
-	tap_eq(rec, 999979999999ULL,
-	       "info: degraded safe = 7, p 1 -> 9999, curq clipped at 999 ms");
+	rec = pert_info_record(9999, PERT_REGION_SAFE, false, true,
+			       PERT_PROB_ONE, 5000000);
+	tap_eq(rec, 999999999999ULL,
+	       "info: degraded = 9, p 1 -> 9999, curq clipped at 999 ms");
 	snprintf(buf, sizeof(buf), "%.0f", (double)pert_info_bw(rec) * 8.0);
-	tap_ok(!strcmp(buf, "999979999999000"),
+	tap_ok(!strcmp(buf, "999999999999000"),
 	       "info: largest record still exact in a double (%s)", buf);
-	tap_eq(pert_info_record(0, PERT_REGION_NONE, false, 0, 0), 0,
+	tap_eq(pert_info_record(9999, PERT_REGION_SAFE, true, true,
+				PERT_PROB_ONE, 5000000), 999999999999ULL,
+	       "info: degraded hides the phase (base PERT has none)");
+	/* compete phase: region + 4; 7 responses, safe -> 6, p 0.25, 61 ms */
+	tap_eq(pert_info_record(7, PERT_REGION_SAFE, true, false,
+				PERT_PROB_ONE / 4, 61999), 762500061ULL,
+	       "info: compete phase, safe region -> F = 6");
+	tap_eq(pert_info_record(7, PERT_REGION_COMPETE, true, false, 0, 0),
+	       770000000ULL, "info: compete phase, compete region -> F = 7");
+	tap_eq(pert_info_record(7, PERT_REGION_HIGH_SPEED, true, false, 0, 0),
+	       750000000ULL, "info: compete phase, high speed -> F = 5");
+	tap_eq(pert_info_record(0, PERT_REGION_NONE, false, false, 0, 0), 0,
 	       "info: nothing yet -> 0");
 	tap_eq(pert_info_gain_alpha(1536), 384, "info: alpha 1.5 -> 384/256");
 	tap_eq(pert_info_gain_beta(512), 128, "info: beta 1/2 -> 128/256");
@@ -921,12 +1213,15 @@ int main(void)
 	test_windows(0);
 	test_windows(U32_MAX - 50000000);	/* across the u32 us wrap */
 	test_window_policy();
+	test_window_hold();
 	test_classify();
 	test_phase_high_speed();
 	test_phase_compete();
 	test_phase_safe();
 	test_phase_changes();
+	test_phase_track();
 	test_loss_intervals();
+	test_budget();
 	test_info();
 	return tap_done();
 }

@@ -36,6 +36,7 @@ done
 # (Freshly inserted modules; setting the host default would also mark an
 # algorithm allowed, so this comes first.)
 ns=$(_lab_new_ns sys)
+LAB_NS_ALL+=("$ns")
 allowed=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
 kt_check_not "a netns cannot default to icc before it is allowed" \
 	lab_ns "$ns" sysctl -qw net.ipv4.tcp_congestion_control=icc

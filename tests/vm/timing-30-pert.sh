@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# PERT on a shaped path (precise clock: PERT reacts to queueing delay, so
+# timers must be on time).  Behaviour checks with generous slack; the
+# benchmark (make bench BENCH=pert-vs-cubic) has the exact numbers.
+#  (a) alone on 50 Mbit/s, 20 ms, a 4-BDP drop-tail buffer: after start-up
+#      the standing queue stays below T2 (10 ms), nothing is dropped, and
+#      the link is >= 90% used;
+#  (b) a cubic flow filling the buffer makes PERT respond early (the
+#      response counter in get_info grows) and PERT enters its compete
+#      phase (docs/pert.md);
+#  (c) PERT and cubic sharing the link both get a non-trivial share, and
+#      PERT keeps >= 15% in the second half (40 s: the share settles within
+#      ~15 s of cubic's start, see docs/pert.md);
+#  (d) once cubic has gone PERT leaves the compete phase and is back to a
+#      queue below T2.
+. "$LAB_TOP/tests/vm/lib.sh"
+PY=python3
+RATE=50
+COMP=40		# seconds of competition
+TAIL=8		# seconds of PERT alone after cubic has gone
+lab_allow_cc pert
+lab_dumbbell --senders 2 --rate ${RATE}mbit --rtt 20 --buffer 350
+
+# bn_backlog: "<packets> <bytes> <drops>" of the bottleneck leaf queue
+# ("(dropped N," in tc -s: the parenthesis is stripped too).
+bn_backlog() {
+	tc -n "$LAB_RTR" -s qdisc show dev "$LAB_BN_DEV" | awk '
+		/^qdisc/ { leaf = ($3 == "10:") }
+		leaf && /dropped/ { gsub(/[,()]/, " "); for (i = 1; i <= NF; i++) if ($i == "dropped") d = $(i + 1) }
+		leaf && /backlog/ { b = $2; p = $3; sub(/b$/, "", b); sub(/p$/, "", p) }
+		END { printf "%d %d %d\n", p, b, d }'
+}
+
+# sample_queue SECONDS FILE: bottleneck backlog every 100 ms ("t pkts bytes drops").
+sample_queue() {
+	local end=$((SECONDS + $1)) t0
+	t0=$(date +%s.%N)
+	while [ $SECONDS -lt $end ]; do
+		echo "$(echo "$(date +%s.%N) - $t0" | bc) $(bn_backlog)" >>"$2"
+		sleep 0.1
+	done
+}
+
+# pert_record NS PORT: the get_info record of PERT's data socket
+# (bbr "bw" field, see docs/pert.md), "R F P Q".
+pert_record() {
+	lab_ns "$1" ss -tinH "dport = :$2" | grep -o 'bbr:(bw:[0-9]*bps' |
+		head -1 | sed 's/[^0-9]//g' |
+		awk '{ x = int($1 / 1000); q = x % 1000; x = int(x / 1000); p = x % 10000;
+		       x = int(x / 10000); print int(x / 10), x % 10, p, q }'
+}
+pert_responses() { pert_record "$@" | awk '{ print $1 }'; }
+# pert_phase NS PORT: 1 in the compete phase (region digit 5..7), else 0
+pert_phase() { pert_record "$@" | awk '{ print ($2 >= 5 && $2 <= 7) ? 1 : 0 }'; }
+
+json() { $PY -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+# (a) PERT alone.
+lab_iperf_server "$LAB_RCV" 5401
+sample_queue 20 "$KT_TMP/q.alone" &
+qpid=$!
+lab_iperf "${LAB_SND[0]}" "$LAB_RCV4" 5401 20 pert "$KT_TMP/alone.json" -i 1 &
+apid=$!
+alone_phase=""
+for t in 8 14 18; do
+	sleep $((t - ${last:-0})); last=$t
+	alone_phase="$alone_phase$(pert_phase "${LAB_SND[0]}" 5401)"
+done
+unset last
+wait $apid $qpid
+good=$(json "$KT_TMP/alone.json" "round(d['end']['sum_received']['bits_per_second'] / 1e6, 2)")
+# Steady state: from 6 s on (slow start may overflow the buffer once).
+steady=$($PY - "$KT_TMP/alone.json" "$KT_TMP/q.alone" $RATE <<'EOF'
+import json, sys
+import numpy as np
+d = json.load(open(sys.argv[1]))
+rate = float(sys.argv[3])
+ivs = [i["sum"] for i in d["intervals"] if i["sum"]["start"] >= 6]
+mbit = np.mean([i["bits_per_second"] for i in ivs]) / 1e6
+q = np.loadtxt(sys.argv[2], ndmin=2)
+st = q[q[:, 0] >= 6]
+qms = st[:, 1] * 1514 * 8 / (rate * 1e6) * 1e3
+drops = st[-1, 3] - st[0, 3]
+print(f"{mbit:.2f} {np.median(qms):.2f} {np.percentile(qms, 95):.2f} {int(drops)} {int(q[-1, 3])}")
+EOF
+)
+read -r s_mbit s_q50 s_q95 s_drops all_drops <<<"$steady"
+retx=$(json "$KT_TMP/alone.json" "d['end']['sum_sent'].get('retransmits', -1)")
+kt_diag "pert alone: goodput $good Mbit/s (steady $s_mbit), queue p50 $s_q50 ms p95 $s_q95 ms, drops after 6 s $s_drops (start-up included $all_drops), retransmits $retx"
+kt_cmp "(a) pert alone uses >= 90% of the link after start-up (Mbit/s)" "$s_mbit" ">=" "$(echo "$RATE * 0.9" | bc)"
+kt_cmp "(a) pert alone: median standing queue below T2 (ms)" "$s_q50" "<" 10
+kt_cmp "(a) pert alone: no drops at the bottleneck after start-up" "$s_drops" "==" 0
+kt_cmp "(a) pert alone: not in the compete phase at 8, 14, 18 s" "$alone_phase" "==" 0
+
+# (b) + (c): cubic from the second sender shares the link with PERT, then
+# (d) PERT alone again for TAIL seconds.
+lab_iperf_server "$LAB_RCV" 5402
+lab_iperf_server "$LAB_RCV" 5403
+: >"$KT_TMP/q.comp"
+lab_iperf "${LAB_SND[0]}" "$LAB_RCV4" 5402 $((3 + COMP + TAIL)) pert "$KT_TMP/p.json" -i 1 &
+p1=$!
+sample_queue $((3 + COMP + TAIL)) "$KT_TMP/q.comp" &
+qpid=$!
+sleep 3
+r0=$(pert_responses "${LAB_SND[0]}" 5402)
+lab_iperf "${LAB_SND[1]}" "$LAB_RCV4" 5403 $COMP cubic "$KT_TMP/c.json" -i 1 &
+p2=$!
+phases=""
+for t in 10 20 30 38; do
+	sleep $((t - ${last:-0})); last=$t
+	kt_diag "t=$t s pert: $(lab_ns "${LAB_SND[0]}" ss -tinH "dport = :5402" | grep -o ' cwnd:[0-9]*\|bbr:([^)]*)' | tr '\n' ' ')"
+	[ $t -ge 20 ] && phases="$phases$(pert_phase "${LAB_SND[0]}" 5402)"
+done
+r1=$(pert_responses "${LAB_SND[0]}" 5402)
+wait $p2
+sleep $((TAIL - 2))
+end_phase=$(pert_phase "${LAB_SND[0]}" 5402)
+kt_diag "t=$((COMP + TAIL + 1)) s pert alone again: $(lab_ns "${LAB_SND[0]}" ss -tinH "dport = :5402" | grep -o ' cwnd:[0-9]*\|bbr:([^)]*)' | tr '\n' ' ')"
+wait $p1 $qpid
+shares=$($PY - "$KT_TMP/p.json" "$KT_TMP/c.json" "$KT_TMP/q.comp" $RATE $COMP <<'EOF'
+import json, sys
+import numpy as np
+p = json.load(open(sys.argv[1])); c = json.load(open(sys.argv[2]))
+rate, comp = float(sys.argv[4]), int(sys.argv[5])
+pi = [i["sum"]["bits_per_second"] / 1e6 for i in p["intervals"]]
+ci = [i["sum"]["bits_per_second"] / 1e6 for i in c["intervals"]]
+# PERT's intervals while cubic runs (PERT started 3 s earlier)
+pc = pi[3:3 + comp]
+pm, cm = np.mean(pc), np.mean(ci)
+half = len(pc) // 2
+jain = (pm + cm) ** 2 / (2 * (pm * pm + cm * cm))
+q = np.loadtxt(sys.argv[3], ndmin=2)
+end = q[-1, 0]
+tail = q[q[:, 0] >= end - 4]
+qms = np.median(tail[:, 1]) * 1514 * 8 / (rate * 1e6) * 1e3
+per5 = " ".join(f"{np.mean(pc[i:i + 5]):.1f}" for i in range(0, len(pc), 5))
+print(f"{pm:.2f} {cm:.2f} {np.mean(pc[half:]):.2f} {jain:.3f} {qms:.2f} {per5}")
+EOF
+)
+read -r pm cm pm2 jain tail_q per5 <<<"$shares"
+kt_diag "pert vs cubic ($COMP s): pert $pm Mbit/s, cubic $cm Mbit/s, pert in the second half $pm2, Jain $jain; early responses $r0 -> $r1"
+kt_diag "pert per 5 s while cubic runs: $per5"
+kt_diag "compete phase at 20, 30, 38 s: $phases; after cubic: $end_phase, queue median last 4 s $tail_q ms"
+kt_cmp "(b) early responses while cubic builds a queue (count)" "$((r1 - r0))" ">" 0
+kt_cmp "(b) pert in its compete phase at 20, 30 and 38 s" "$phases" "==" 111
+kt_cmp "(c) pert keeps a non-trivial share against cubic (Mbit/s)" "$pm" ">" "$(echo "$RATE * 0.1" | bc)"
+kt_cmp "(c) cubic gets a non-trivial share against pert (Mbit/s)" "$cm" ">" "$(echo "$RATE * 0.1" | bc)"
+kt_cmp "(c) pert holds >= 15% of the link in the second half (Mbit/s)" "$pm2" ">=" "$(echo "$RATE * 0.15" | bc)"
+kt_cmp "(d) pert left the compete phase once cubic had gone" "$end_phase" "==" 0
+kt_cmp "(d) pert alone again: median queue below T2 (ms)" "$tail_q" "<" 10
+
+kt_done
