@@ -30,7 +30,7 @@ else
 KBUILD_EXTRA := CONFIG_DEBUG_INFO_BTF_MODULES=
 endif
 
-KSRCS := tcp_icc.c tcp_pert.c tcp_rapid.c
+KSRCS := tcp_icc.c tcp_pert.c tcp_rapid.c tcp_rapid_rx.c
 KHDRS := $(filter-out cc_pure.h,$(wildcard *.h)) cc_pure.h
 MODULES := $(KSRCS:.c=.ko)
 

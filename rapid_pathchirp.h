@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * RAPID's available-bandwidth estimator (the receiver's analysis of one
- * p-stream) and the receiver->sender feedback option.
+ * p-stream), the receiver->sender feedback option and the sender->receiver
+ * data-marking option.
  *
  * Pure code: fixed point, no floating point, no libc, no kernel API beyond
  * cc_pure.h.  Compiled unchanged into the kernel modules and into the
@@ -124,8 +125,28 @@
  *	      (256 + m) << (e - 1); rounded down, so at most 0.4% low;
  *	      0 .. 5.5e11 B/s (4.4 Tbit/s), covering 10 Kbit/s .. 100 Gbit/s.
  *
- * ExID 0x5241 is not registered with IANA (RFC 6994 Sec. 3.1 asks for it);
- * it is ASCII "RA" and collides with no registered ExID as of 2024.
+ * The data-marking option (sender -> receiver, on every new data segment
+ * of a RAPID socket), RFC 6994 experimental option, 12 bytes:
+ *
+ *	+--------+--------+--------+--------+
+ *	| 253    | len=12 | ExID 0x5244 "RD"|
+ *	+--------+--------+--------+--------+
+ *	| stream id (16)  | index  | N      |
+ *	+--------+--------+--------+--------+
+ *	| departure time (ns, low 32 bits)  |
+ *	+--------+--------+--------+--------+
+ *
+ *	stream id: low 16 bits of the sender's stream id (serial arithmetic)
+ *	index: position of the packet in its p-stream, 0 .. N-1
+ *	N: packets in the p-stream, 1 .. 255
+ *	departure time: the packet's EDT departure time (skb->tstamp,
+ *	      CLOCK_MONOTONIC ns) modulo 2^32; wraps every 4.29 s.  Only
+ *	      differences are used: the receiver unwraps it packet to packet
+ *	      (consecutive packets must leave less than 2^31 ns apart).
+ *
+ * Neither ExID is registered with IANA (RFC 6994 Sec. 3.1 asks for it);
+ * 0x5241 and 0x5244 are ASCII "RA" and "RD" and collide with no registered
+ * ExID as of 2024.
  */
 #ifndef RAPID_PATHCHIRP_H
 #define RAPID_PATHCHIRP_H
@@ -750,6 +771,7 @@ static inline const char *rapid_pc_rule_name(int rule)
 #define RAPID_OPT_EBADLEN	(-3)	/* length byte < 2, or ours != 8 */
 #define RAPID_OPT_EINVAL	(-4)	/* bad arguments */
 #define RAPID_OPT_ENOSPC	(-5)	/* buffer too small to encode */
+#define RAPID_OPT_ERANGE	(-6)	/* a field out of range (index >= N) */
 
 /* The option's content. */
 struct rapid_opt {
@@ -811,25 +833,25 @@ static inline int rapid_opt_encode(u8 *buf, int len, const struct rapid_opt *opt
 }
 
 /*
- * Walk a TCP options area (@optlen bytes after the fixed header) and decode
- * the first RAPID option into @out.  Returns 0 when found, else a negative
- * RAPID_OPT_E* code: ENOENT (none before EOL / the end), ETRUNC (an option
- * whose length byte is missing or exceeds the area), EBADLEN (a length
- * byte < 2, or a RAPID ExID with a length other than 8), EINVAL (bad
- * arguments).  Other experimental options (kind 253/254, other ExIDs, or
- * too short for an ExID) are skipped.  Never reads outside the area.
+ * Walk a TCP options area (@optlen bytes after the fixed header) for the
+ * first experimental option (kind 253) carrying ExID @exid.  Returns its
+ * offset in the area, or a negative RAPID_OPT_E* code: ENOENT (none before
+ * EOL / the end), ETRUNC (an option whose length byte is missing or exceeds
+ * the area), EBADLEN (a length byte < 2, or @exid with a length other than
+ * @want_len), EINVAL (bad arguments).  Other experimental options (kind
+ * 253/254, other ExIDs, or too short for an ExID) are skipped.  Never reads
+ * outside the area.
  */
-static inline int rapid_opt_decode(const u8 *opts, int optlen,
-				   struct rapid_opt *out)
+static inline int rapid_exp_opt_find(const u8 *opts, int optlen, u16 exid,
+				     int want_len)
 {
 	int i = 0;
 
-	if (optlen < 0 || (optlen && !opts) || !out)
+	if (optlen < 0 || (optlen && !opts))
 		return RAPID_OPT_EINVAL;
 	while (i < optlen) {
 		u8 kind = opts[i];
 		int len;
-		u16 word;
 
 		if (kind == RAPID_OPT_KIND_EOL)
 			break;
@@ -845,21 +867,132 @@ static inline int rapid_opt_decode(const u8 *opts, int optlen,
 		if (len > optlen - i)
 			return RAPID_OPT_ETRUNC;
 		if (kind == RAPID_OPT_KIND && len >= 4 &&
-		    opts[i + 2] == (RAPID_OPT_EXID >> 8) &&
-		    opts[i + 3] == (RAPID_OPT_EXID & 0xff)) {
-			if (len != RAPID_OPT_LEN)
-				return RAPID_OPT_EBADLEN;
-			word = (u16)(opts[i + 6] << 8 | opts[i + 7]);
-			out->stream_id = (u16)(opts[i + 4] << 8 | opts[i + 5]);
-			out->rule = word >> 14;
-			out->truncated = (word >> 13) & 1;
-			out->abest = rapid_opt_rate_unpack(word &
-							   RAPID_OPT_RATE_CODE_MAX);
-			return 0;
-		}
+		    opts[i + 2] == (exid >> 8) && opts[i + 3] == (exid & 0xff))
+			return len == want_len ? i : RAPID_OPT_EBADLEN;
 		i += len;
 	}
 	return RAPID_OPT_ENOENT;
+}
+
+/*
+ * Walk a TCP options area (@optlen bytes after the fixed header) and decode
+ * the first RAPID option into @out.  Returns 0 when found, else a negative
+ * RAPID_OPT_E* code: ENOENT (none before EOL / the end), ETRUNC (an option
+ * whose length byte is missing or exceeds the area), EBADLEN (a length
+ * byte < 2, or a RAPID ExID with a length other than 8), EINVAL (bad
+ * arguments).  Other experimental options (kind 253/254, other ExIDs, or
+ * too short for an ExID) are skipped.  Never reads outside the area.
+ */
+static inline int rapid_opt_decode(const u8 *opts, int optlen,
+				   struct rapid_opt *out)
+{
+	const u8 *o;
+	u16 word;
+	int at;
+
+	if (!out)
+		return RAPID_OPT_EINVAL;
+	at = rapid_exp_opt_find(opts, optlen, RAPID_OPT_EXID, RAPID_OPT_LEN);
+	if (at < 0)
+		return at;
+	o = opts + at;
+	word = (u16)(o[6] << 8 | o[7]);
+	out->stream_id = (u16)(o[4] << 8 | o[5]);
+	out->rule = word >> 14;
+	out->truncated = (word >> 13) & 1;
+	out->abest = rapid_opt_rate_unpack(word & RAPID_OPT_RATE_CODE_MAX);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Data-marking option (sender -> receiver)                           */
+
+#define RAPID_DOPT_EXID		0x5244	/* "RD" */
+#define RAPID_DOPT_LEN		12	/* bytes, kind and length included */
+
+/* The data option's content. */
+struct rapid_dopt {
+	u32 tx_ns;		/* departure time, ns modulo 2^32 */
+	u16 stream_id;		/* low 16 bits of the sender's stream id */
+	u8 idx;			/* packet index in the stream, [0, n) */
+	u8 n;			/* packets in the stream, [1, 255] */
+};
+
+/*
+ * Write the data option into @buf (@len bytes available).  Returns
+ * RAPID_DOPT_LEN, or RAPID_OPT_EINVAL (NULL pointers), RAPID_OPT_ERANGE
+ * (n == 0 or idx >= n), RAPID_OPT_ENOSPC (@len < 12).  12 bytes keep a
+ * 4-byte aligned options area aligned: no padding.
+ */
+static inline int rapid_dopt_encode(u8 *buf, int len, const struct rapid_dopt *d)
+{
+	if (!buf || !d)
+		return RAPID_OPT_EINVAL;
+	if (!d->n || d->idx >= d->n)
+		return RAPID_OPT_ERANGE;
+	if (len < RAPID_DOPT_LEN)
+		return RAPID_OPT_ENOSPC;
+	buf[0] = RAPID_OPT_KIND;
+	buf[1] = RAPID_DOPT_LEN;
+	buf[2] = RAPID_DOPT_EXID >> 8;
+	buf[3] = RAPID_DOPT_EXID & 0xff;
+	buf[4] = d->stream_id >> 8;
+	buf[5] = d->stream_id & 0xff;
+	buf[6] = d->idx;
+	buf[7] = d->n;
+	buf[8] = d->tx_ns >> 24;
+	buf[9] = (d->tx_ns >> 16) & 0xff;
+	buf[10] = (d->tx_ns >> 8) & 0xff;
+	buf[11] = d->tx_ns & 0xff;
+	return RAPID_DOPT_LEN;
+}
+
+/*
+ * Decode the first data option of a TCP options area into @out.  Returns 0,
+ * or a negative RAPID_OPT_E* code as rapid_exp_opt_find() (EBADLEN: our
+ * ExID with a length other than 12), or RAPID_OPT_ERANGE (N == 0 or
+ * index >= N; @out is left untouched).  Never reads outside the area.
+ */
+static inline int rapid_dopt_decode(const u8 *opts, int optlen,
+				    struct rapid_dopt *out)
+{
+	const u8 *o;
+	int at;
+
+	if (!out)
+		return RAPID_OPT_EINVAL;
+	at = rapid_exp_opt_find(opts, optlen, RAPID_DOPT_EXID, RAPID_DOPT_LEN);
+	if (at < 0)
+		return at;
+	o = opts + at;
+	if (!o[7] || o[6] >= o[7])
+		return RAPID_OPT_ERANGE;
+	out->stream_id = (u16)(o[4] << 8 | o[5]);
+	out->idx = o[6];
+	out->n = o[7];
+	out->tx_ns = (u32)o[8] << 24 | (u32)o[9] << 16 | (u32)o[10] << 8 | o[11];
+	return 0;
+}
+
+/* Largest step between consecutive departure stamps (ns): 2^31 - 1. */
+#define RAPID_DOPT_STEP_MAX	0x7fffffffU
+
+/*
+ * Extend a packet's 32-bit departure stamp @tx32 to 64 bits from the
+ * previous packet's stamps (@last64 unwrapped, @last32 as received):
+ * *tx64 = last64 + ((tx32 - last32) mod 2^32).  Returns false, leaving
+ * *tx64 alone, when that step exceeds RAPID_DOPT_STEP_MAX (the stamp went
+ * backwards, or the packets left more than 2.1 s apart).
+ */
+static inline bool rapid_dopt_unwrap(u64 last64, u32 last32, u32 tx32,
+				     u64 *tx64)
+{
+	u32 step = tx32 - last32;
+
+	if (step > RAPID_DOPT_STEP_MAX)
+		return false;
+	*tx64 = last64 + step;
+	return true;
 }
 
 /*
