@@ -81,6 +81,9 @@ lab_cleanup() {
 	LAB_BG_PIDS=()
 	for ns in "${LAB_NS_ALL[@]}"; do
 		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+		# Abort what lingers (FIN_WAIT, LAST_ACK): such sockets would
+		# otherwise hold their congestion-control module for minutes.
+		ip netns exec "$ns" ss -K -a -t >/dev/null 2>&1
 		ip netns del "$ns" 2>/dev/null
 	done
 	LAB_NS_ALL=()

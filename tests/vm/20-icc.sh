@@ -11,7 +11,7 @@ P=/sys/module/tcp_icc/parameters
 PY=python3
 
 # --- parameters: out-of-range values are refused with a message -------------
-kt_check "rmmod tcp_icc (nothing uses it yet)" rmmod tcp_icc
+kt_check "rmmod tcp_icc (once no socket of an earlier suite holds it)" kt_rmmod_wait tcp_icc
 kt_check_not "insmod tcp_icc b_milli=0 is refused" insmod "$LAB_TOP/tcp_icc.ko" b_milli=0
 kt_check "the refusal names the parameter in the kernel log" \
 	bash -c "dmesg | tail -n 5 | grep -q b_milli"

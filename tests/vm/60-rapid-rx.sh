@@ -260,8 +260,10 @@ plain_run 4 5601 plain4
 plain_run 6 5602 plain6
 for fam in 4 6; do
 	s=$KT_TMP/plain$fam.sum
+	# Throughput here depends on the host's CPU (fast clock, TCG): the
+	# check is that data moves, not how fast.
 	kt_cmp "cubic IPv$fam with the helper loaded: transfer moved data (Mbit/s)" \
-		"$(v "$s" mbit)" ">" 5
+		"$(v "$s" mbit)" ">" 1
 	kt_cmp "cubic IPv$fam: pure ACKs captured at the receiver" "$(v "$s" acks)" ">" 100
 	kt_cmp "cubic IPv$fam: no packet carries kind 253" "$(v "$s" any_253)" "==" 0
 	kt_cmp "cubic IPv$fam: every TCP/IP checksum valid (software checksums)" \
@@ -314,7 +316,7 @@ for fam in 4 6; do
 	mss_want=1436
 	[ $fam = 6 ] && mss_want=1416
 	kt_cmp "marked IPv$fam: transfer moved data (Mbit/s)" \
-		"$(v "$s" mbit)" ">" 5
+		"$(v "$s" mbit)" ">" 1
 	kt_cmp "marked IPv$fam: the sender's MSS made room for the 12-byte option (largest payload)" \
 		"$(v "$s" max_payload)" "==" "$mss_want"
 	kt_cmp "marked IPv$fam: data segments marked" "$(d $t marked)" ">" 500

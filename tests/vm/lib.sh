@@ -55,6 +55,20 @@ kt_cmp() {
 	fi
 }
 
+# kt_rmmod_wait MODULE [SECONDS]: rmmod, retrying while sockets of earlier
+# suites (FIN_WAIT, LAST_ACK) still hold the module; 0 on success.
+kt_rmmod_wait() {
+	local m=$1 end=$((SECONDS + ${2:-90}))
+	until rmmod "$m" 2>/dev/null; do
+		if [ $SECONDS -ge $end ]; then
+			rmmod "$m"
+			ss -tanpie 2>/dev/null | head -n 5
+			return 1
+		fi
+		sleep 1
+	done
+}
+
 kt_done() {
 	lab_cleanup
 	rm -rf "$KT_TMP"
