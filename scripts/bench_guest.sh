@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench_guest.sh PLAN.json OUTDIR [RUN_INDEX...] - the benchmark's guest
+# driver: runs the runs of a plan (made by `bench.py plan`) inside the lab
+# kernel, one after another, and leaves raw samples in OUTDIR/<run dir>/.
+# Run by scripts/bench.sh through scripts/lab-run, or directly inside an
+# already booted guest (tests/vm/40-bench-smoke.sh).
+#
+# Per run: modprobe the congestion controls it needs, build the dumbbell
+# with lab_dumbbell (scripts/lab_topology.sh, the only place that creates
+# namespaces and qdiscs), start iperf3 servers, the short-transfer server
+# and the sampler (bench_sampler.py: tcp_info of every flow + bottleneck
+# qdisc stats every sample_ms), then play the events at their times:
+# bulk flows (iperf3 -C CC), CBR streams (iperf3 -u -b), short transfers
+# (bench_rr.py client), bottleneck rate changes (lab_set_rate) and netem
+# changes (lab_set_data_netem).  Then wait for the flows, stop the sampler,
+# tear the topology down.
+#
+# Files of a run: tcp.csv qdisc.csv (sampler), flow<i>.json cbr<j>.json
+# (iperf3 -J), short<k>.csv (response times), events.csv (what ran when),
+# run.json (t0, namespaces, errors), topology.log, tc.txt.
+# Exit status: 0 when every run completed, 1 otherwise.
+set -u
+
+top=${LAB_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+# shellcheck source=scripts/lab_topology.sh
+. "$top/scripts/lab_topology.sh"
+PY=${BENCH_PY:-python3}
+
+[ $# -ge 2 ] || { echo "usage: $0 PLAN.json OUTDIR [RUN_INDEX...]" >&2; exit 2; }
+plan=$1
+out=$2
+shift 2
+mkdir -p "$out" || exit 1
+
+now_us() { echo "${EPOCHREALTIME/./}"; }
+us_to_s() { printf '%d.%06d' "$(($1 / 1000000))" "$(($1 % 1000000))"; }
+# sleep_until_us T: sleep until the absolute time T (microseconds).
+sleep_until_us() {
+	local d=$(($1 - $(now_us)))
+	[ "$d" -gt 0 ] && sleep "$(us_to_s "$d")"
+	return 0
+}
+
+nruns=$($PY "$top/scripts/bench.py" plan-info "$plan" runs) || exit 1
+if [ $# -eq 0 ]; then
+	set -- $(seq 0 $((nruns - 1)))
+fi
+
+{
+	printf '{"accel": "%s", "clock": "%s", "kernel": "%s", "cpus": %d, ' \
+		"${LAB_ACCEL:-unknown}" "${LAB_CLOCK:-unknown}" "$(uname -r)" "$(nproc)"
+	printf '"start": %s}\n' "$(us_to_s "$(now_us)")"
+} >"$out/guest.json"
+
+# Bigger socket buffers than the defaults (6 MB receive window at most)
+# so that a 100 Mbit/s x 200 ms path is not receive-window limited.
+bench_tune_ns() {
+	lab_ns "$1" sysctl -qw net.ipv4.tcp_rmem="4096 131072 33554432" \
+		net.ipv4.tcp_wmem="4096 16384 33554432"
+}
+
+# bench_kill_leftovers: SIGKILL whatever still runs in this run's
+# namespaces (a process started with SIGTERM ignored would survive
+# lab_cleanup and keep a caller's pipe open).
+bench_kill_leftovers() {
+	local ns
+	for ns in "${LAB_NS_ALL[@]}"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
+	done
+	return 0
+}
+
+run_failed=0
+
+# run_one INDEX
+run_one() {
+	local idx=$1 i cc ns err=""
+	local -a FLOW_SND FLOW_PORT FLOW_CC FLOW_SECS CBR_SND CBR_PORT CBR_RATE CBR_SECS
+	local -a SHORT_SND SHORT_PORT SHORT_CC RUN_CCS EV_US EV_KIND EV_ARG RUN_TOPO
+	local RUN_ID RUN_CC RUN_DIR RUN_DURATION_US RUN_SAMPLE_MS
+	local setup
+	setup=$($PY "$top/scripts/bench.py" shell "$plan" "$idx" "$out") || {
+		echo "bench: cannot read run $idx of $plan" >&2; return 1; }
+	eval "$setup"
+	mkdir -p "$RUN_DIR"
+	rm -f "$RUN_DIR"/*.csv "$RUN_DIR"/flow*.json "$RUN_DIR"/cbr*.json "$RUN_DIR/error"
+	# Everything a run writes goes to the guest's own /tmp (RAM) first and
+	# is copied to RUN_DIR (a 9p share with the host) at the end: under
+	# the precise clock a process waiting for host I/O falls behind the
+	# virtual clock, which would stall the sampler or a flow mid-run.
+	local W
+	W=$(mktemp -d /tmp/bench-run.XXXXXX)
+	cp "$RUN_DIR"/short*.schedule.json "$W/" 2>/dev/null
+	echo "# bench: run $RUN_ID ($((RUN_DURATION_US / 1000000)) s)" >&2
+
+	for cc in "${RUN_CCS[@]}"; do
+		lab_cc_available "$cc" || modprobe "tcp_$cc" 2>/dev/null
+		lab_cc_available "$cc" || err="congestion control $cc is not available in this kernel"
+	done
+	if [ -z "$err" ]; then
+		lab_dumbbell "${RUN_TOPO[@]}" >"$W/topology.log" 2>&1 ||
+			err="lab_dumbbell ${RUN_TOPO[*]} failed"
+	fi
+	if [ -n "$err" ]; then
+		echo "bench: $RUN_ID: $err" >&2
+		echo "$err" >"$W/error"
+		bench_kill_leftovers
+		lab_cleanup
+		cp -r "$W/." "$RUN_DIR/"
+		rm -rf "$W"
+		return 1
+	fi
+	for ns in "${LAB_SND[@]}" "$LAB_RCV"; do bench_tune_ns "$ns"; done
+
+	# Servers.
+	for i in "${!FLOW_PORT[@]}"; do
+		lab_iperf_server "$LAB_RCV" "${FLOW_PORT[$i]}" || err="iperf3 server ${FLOW_PORT[$i]}"
+	done
+	for i in "${!CBR_PORT[@]}"; do
+		lab_iperf_server "$LAB_RCV" "${CBR_PORT[$i]}" || err="iperf3 server ${CBR_PORT[$i]}"
+	done
+	for i in "${!SHORT_PORT[@]}"; do
+		lab_bg lab_ns "$LAB_RCV" "$PY" "$top/scripts/bench_rr.py" server --port "${SHORT_PORT[$i]}"
+	done
+
+	# The sampler: every sender namespace that has a bulk flow.
+	local -a sargs=() ports=()
+	local seen=" "
+	for i in "${!FLOW_SND[@]}"; do
+		ports+=("${FLOW_PORT[$i]}")
+		case "$seen" in *" ${FLOW_SND[$i]} "*) continue ;; esac
+		seen="$seen${FLOW_SND[$i]} "
+		sargs+=(--sender "${FLOW_SND[$i]}:${LAB_SND[${FLOW_SND[$i]}]}")
+	done
+	rm -f "$W/.ready"
+	lab_bg "$PY" "$top/scripts/bench_sampler.py" --out "$W" \
+		--interval-ms "$RUN_SAMPLE_MS" --ports "$(IFS=,; echo "${ports[*]}")" \
+		"${sargs[@]}" --router "$LAB_RTR" --dev "$LAB_BN_DEV" --ready "$W/.ready" \
+		2>"$W/sampler.log"
+	local sampler_pid=${LAB_BG_PIDS[-1]}
+	for i in $(seq 1 600); do [ -f "$W/.ready" ] && break; sleep 0.1; done
+	[ -f "$W/.ready" ] || err="the sampler did not start"
+
+	# Play the events.
+	local t0 t0s k arg
+	local -a clients=()
+	t0=$(now_us)
+	t0s=$(us_to_s "$t0")
+	echo "t_s,kind,arg" >"$W/events.csv"
+	for k in "${!EV_US[@]}"; do
+		sleep_until_us $((t0 + EV_US[k]))
+		arg=${EV_ARG[$k]}
+		echo "$(us_to_s $(( $(now_us) - t0 ))),${EV_KIND[$k]},$arg" >>"$W/events.csv"
+		case "${EV_KIND[$k]}" in
+		flow)
+			lab_iperf "${LAB_SND[${FLOW_SND[$arg]}]}" "$LAB_RCV4" "${FLOW_PORT[$arg]}" \
+				"${FLOW_SECS[$arg]}" "${FLOW_CC[$arg]}" "$W/flow$arg.json" -i 1 -Z &
+			clients+=($!) ;;
+		cbr)
+			lab_ns "${LAB_SND[${CBR_SND[$arg]}]}" iperf3 -c "$LAB_RCV4" -p "${CBR_PORT[$arg]}" \
+				-u -b "${CBR_RATE[$arg]}" -l 1448 -t "${CBR_SECS[$arg]}" -J \
+				>"$W/cbr$arg.json" 2>&1 &
+			clients+=($!) ;;
+		short)
+			lab_ns "${LAB_SND[${SHORT_SND[$arg]}]}" "$PY" "$top/scripts/bench_rr.py" client \
+				--dst "$LAB_RCV4" --port "${SHORT_PORT[$arg]}" --cc "${SHORT_CC[$arg]}" \
+				--schedule "$W/short$arg.schedule.json" --t0 "$t0s" \
+				--out "$W/short$arg.csv" 2>"$W/short$arg.log" &
+			clients+=($!) ;;
+		rate) lab_set_rate "$arg" || err="lab_set_rate $arg failed" ;;
+		netem) lab_set_data_netem "$arg" || err="lab_set_data_netem $arg failed" ;;
+		esac
+	done
+	sleep_until_us $((t0 + RUN_DURATION_US))
+
+	# The flows end a little after their scheduled stop (iperf3's set-up
+	# comes first); give them 30 s, then stop them.
+	local deadline=$(( $(now_us) + 30000000 )) p alive
+	while :; do
+		alive=0
+		for p in "${clients[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+		[ $alive = 0 ] && break
+		if [ "$(now_us)" -gt $deadline ]; then
+			err="flows still running 30 s after the end: stopped"
+			for p in "${clients[@]}"; do kill "$p" 2>/dev/null; done
+			break
+		fi
+		sleep 0.2
+	done
+	for p in "${clients[@]}"; do wait "$p" 2>/dev/null; done
+	local t_end
+	t_end=$(now_us)
+	sleep "$(us_to_s $((RUN_SAMPLE_MS * 1000)))"
+	kill -TERM "$sampler_pid" 2>/dev/null
+	wait "$sampler_pid" 2>/dev/null
+	tc -n "$LAB_RTR" -s qdisc show dev "$LAB_BN_DEV" >"$W/tc.txt" 2>&1
+	{
+		printf '{"id": "%s", "cc": "%s", "t0": %s, "end": %s, ' "$RUN_ID" "$RUN_CC" \
+			"$t0s" "$(us_to_s "$t_end")"
+		printf '"router": "%s", "senders": [%s], ' "$LAB_RTR" \
+			"$(printf '"%s",' "${LAB_SND[@]}" | sed 's/,$//')"
+		printf '"error": %s}\n' "$( [ -n "$err" ] && printf '"%s"' "$err" || echo null)"
+	} >"$W/run.json"
+	[ -n "$err" ] && { echo "$err" >"$W/error"; echo "bench: $RUN_ID: $err" >&2; }
+	bench_kill_leftovers
+	lab_cleanup
+	rm -f "$W/.ready"
+	cp -r "$W/." "$RUN_DIR/"
+	rm -rf "$W"
+	[ -z "$err" ]
+}
+
+for idx in "$@"; do
+	run_one "$idx" || run_failed=1
+done
+printf '%s\n' "$(us_to_s "$(now_us)")" >"$out/guest.end"
+exit $run_failed
