@@ -71,13 +71,14 @@ matrix: build/matrix-6.12/.stamp build/matrix-6.1/.stamp
 
 check:
 	@test -f "$(CHECKPATCH)" || { echo "error: no checkpatch.pl at $(CHECKPATCH): run 'make setup'"; exit 1; }
+	@mkdir -p build
 	@perl $(CHECKPATCH) --no-tree --strict --terse --show-types \
 	  --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
-	  -f $(KSRCS) $(KHDRS) > build-checkpatch.log 2>&1; \
-	  cat build-checkpatch.log; \
-	  if grep -qE ': (ERROR|WARNING):' build-checkpatch.log; then \
-	    rm -f build-checkpatch.log; echo "check: checkpatch found errors/warnings"; exit 1; fi; \
-	  rm -f build-checkpatch.log; echo "check: checkpatch clean ($(words $(KSRCS) $(KHDRS)) files)"
+	  -f $(KSRCS) $(KHDRS) > build/checkpatch.log 2>&1; \
+	  cat build/checkpatch.log; \
+	  if grep -qE ': (ERROR|WARNING):' build/checkpatch.log; then \
+	    echo "check: checkpatch found errors/warnings"; exit 1; fi; \
+	  echo "check: checkpatch clean ($(words $(KSRCS) $(KHDRS)) files)"
 
 # --- userspace unit tests from the very same headers -------------------------
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
