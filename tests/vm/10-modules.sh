@@ -21,10 +21,11 @@ done
 # (First, while no connection of this suite lingers in FIN_WAIT.)
 for cc in $ALGS; do
 	rm -f "$KT_TMP/ready"
-	$PY "$SOCK" --cc "$cc" --hold 2 --ready "$KT_TMP/ready" >/dev/null &
+	$PY "$SOCK" --cc "$cc" --hold 60 --ready "$KT_TMP/ready" >/dev/null &
 	pid=$!
 	for _ in $(seq 1 600); do [ -f "$KT_TMP/ready" ] && break; sleep 0.1; done
 	kt_check_not "rmmod tcp_$cc is refused while a socket uses it" rmmod "tcp_$cc"
+	kill $pid
 	wait $pid
 	kt_check "rmmod tcp_$cc succeeds once the socket is closed" kt_rmmod_wait "tcp_$cc" 30
 	kt_check "insmod tcp_$cc again" insmod "$LAB_TOP/tcp_$cc.ko"
@@ -97,7 +98,7 @@ while True:
 sleep 0.5
 for cc in $ALGS; do
 	rm -f "$KT_TMP/ready"
-	lab_ns "$snd" $PY "$SOCK" --cc "$cc" --connect "$LAB_RCV4:5999" --hold 3 \
+	lab_ns "$snd" $PY "$SOCK" --cc "$cc" --connect "$LAB_RCV4:5999" --hold 60 \
 		--ready "$KT_TMP/ready" >"$KT_TMP/get.$cc" &
 	pid=$!
 	for _ in $(seq 1 600); do [ -f "$KT_TMP/ready" ] && break; sleep 0.1; done
