@@ -114,6 +114,7 @@ for cc in $ALGS; do
 	*" $cc "*) kt_ok "ss -ti shows $cc on the connected socket" ;;
 	*) kt_fail "ss -ti shows $cc on the connected socket"; kt_diag "ss: $ssline" ;;
 	esac
+	kill $pid
 	wait $pid
 done
 
