@@ -376,9 +376,11 @@ static void rapid_rx_gc_kick(struct rapid_rx_net *rn)
 }
 
 /*
- * Is there a connection in a state that receives data for this received
- * segment?  Only such segments create flows: stray or forged marked
- * segments, and the tail of a connection we reset, leave no state.
+ * Is there an established connection for this received segment?  Only such
+ * segments create flows: stray or forged marked segments, and the tail of a
+ * connection that the local application has already closed (FIN_WAIT, or
+ * reset by us), leave no state.  A flow created earlier lives on until the
+ * sender's FIN or idle eviction.
  * Under rcu_read_lock() (the hook).
  */
 static bool rapid_rx_sk_receiving(struct net *net, const struct sk_buff *skb,
@@ -400,8 +402,7 @@ static bool rapid_rx_sk_receiving(struct net *net, const struct sk_buff *skb,
 						inet6_sdif(skb));
 	if (!sk)
 		return false;
-	ok = (1 << READ_ONCE(sk->sk_state)) &
-	     (TCPF_ESTABLISHED | TCPF_FIN_WAIT1 | TCPF_FIN_WAIT2);
+	ok = READ_ONCE(sk->sk_state) == TCP_ESTABLISHED;
 	sock_gen_put(sk);
 	return ok;
 }
