@@ -98,7 +98,8 @@ while True:
 sleep 0.5
 for cc in $ALGS; do
 	rm -f "$KT_TMP/ready"
-	lab_ns "$snd" $PY "$SOCK" --cc "$cc" --connect "$LAB_RCV4:5999" --hold 60 \
+	# ip netns exec execs the holder: $! is the holder itself
+	ip netns exec "$snd" $PY "$SOCK" --cc "$cc" --connect "$LAB_RCV4:5999" --hold 60 \
 		--ready "$KT_TMP/ready" >"$KT_TMP/get.$cc" &
 	pid=$!
 	for _ in $(seq 1 600); do [ -f "$KT_TMP/ready" ] && break; sleep 0.1; done

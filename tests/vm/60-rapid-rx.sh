@@ -336,7 +336,10 @@ for fam in 4 6; do
 		"$(v "$s" fb_per_stream)" "<=" 4
 	kt_cmp "marked IPv$fam: every checksum valid in the capture (data and ACKs)" \
 		"$(v "$s" bad_csums)" "==" 0
-	kt_cmp "marked IPv$fam: one flow per connection (iperf3: control + data)" "$(d $t flows_new)" "==" 2
+	# the control connection idles through the transfer: on a slow host
+	# idle_ms may evict its flow, and its closing data creates it anew
+	kt_cmp "marked IPv$fam: one flow per connection (iperf3: control + data; re-creations after idle eviction aside)" \
+		"$(( $(d $t flows_new) - $(d $t flows_evicted) ))" "==" 2
 	kt_cmp "marked IPv$fam: both closed by FIN/RST afterwards" "$(d $t flows_closed)" "==" 2
 done
 kt_cmp "marked: no TcpInCsumErrors at the receiver (marked data)" "$(csum_errors "$LAB_RCV")" "==" 0
@@ -347,8 +350,10 @@ kt_cmp "marked: every flow gone after the transfers" "$(rxstat flows)" "==" 0
 echo 0 >"$P/feedback_acks"
 marked_run 4 5613 every4 1
 echo 4 >"$P/feedback_acks"
-kt_cmp "feedback_acks=0: (nearly) every pure ACK after the first result carries one (share)" \
-	"$(v "$KT_TMP/every4.sum" fb_share)" ">=" 0.85
+# (ACKs whose SACK blocks fill the header cannot carry it: how many depends
+# on the loss the run happened to see; the next check is the strict one)
+kt_cmp "feedback_acks=0: most pure ACKs after the first result carry one (share)" \
+	"$(v "$KT_TMP/every4.sum" fb_share)" ">=" 0.5
 kt_cmp "feedback_acks=0: the ACKs without it had no room (doff 14, 15)" \
 	"$(v "$KT_TMP/every4.sum" fb_missed_with_room)" "==" 0
 
