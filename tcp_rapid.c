@@ -53,9 +53,10 @@
  * jitter); the hook replays TCP's planned departure time and asks for a
  * gap longer by exactly that cut, so the gaps on the wire are the
  * schedule's.  Retransmissions get r_avg's gap and mark their stream; pure
- * ACKs only advance the replayed clock.  The hook is registered in every
- * network namespace (pernet_operations) and returns at once for packets of
- * other sockets.
+ * ACKs only advance the replayed clock; new data that a qdisc refused
+ * (snd_nxt did not move) keeps its place and rate when TCP sends it again.
+ * The hook is registered in every network namespace (pernet_operations)
+ * and returns at once for packets of other sockets.
  *
  * Locking: the hook runs on the stack of the socket's transmit path, in
  * process context with lock_sock() held or in softirq/timer/tasklet
@@ -74,10 +75,20 @@
  *  - One MSS per skb: .init sets sk_gso_max_segs = 1 and sk_gso_disable().
  *  - TCP does not pace its first 10 data segments: the first streams of a
  *    connection leave back to back (marked RAPID_SF_UNPACED).
- *  - An ABest source.  The PathChirp estimator is separate
- *    (rapid_pathchirp.h); it hands results to rapid_on_abest().  Until it is
- *    wired in, a RAPID socket without one holds its rate; the lab modes
- *    fixed_rate_kbps and inject_abest_kbps drive the controller instead.
+ *  - An ABest source, one of two (both PathChirp's excursion analysis,
+ *    rapid_pathchirp.h, bounded by rapid_on_estimate() before
+ *    rapid_on_abest()):
+ *    1. the receiver's helper tcp_rapid_rx.ko: every new data segment
+ *       carries a 12-byte option {stream id, index, N, EDT departure}
+ *       (mark_data; the MSS shrinks by 12 bytes), the helper stamps
+ *       arrivals and returns ABest in an option on pure ACKs, read here in
+ *       a probe on the tcp_probe tracepoint (socket locked, before the ACK
+ *       is processed);
+ *    2. without it (a stock receiver), the sender's own analysis of the
+ *       ACK arrival times (rapid_sest.h): the packets that ACKs acknowledge
+ *       exactly form a thinner p-stream whose send times are the
+ *       schedule's.  It runs until the first feedback option arrives.
+ *    The lab modes fixed_rate_kbps and inject_abest_kbps override both.
  *
  * cwnd is not RAPID's limiter: in steady state it is set to twice what
  * r_avg keeps in flight over srtt plus two streams (rapid_cwnd_target());
@@ -100,11 +111,17 @@
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
 #include <linux/overflow.h>
+#include <linux/percpu.h>
+#include <linux/tracepoint.h>
 #include <net/net_namespace.h>
 #include <net/tcp.h>
 
 #include "compat.h"
-#include "rapid_chirp.h"
+#include "rapid_sest.h"
+#include "rapid_skb.h"
+
+#define CREATE_TRACE_POINTS
+#include "rapid_trace.h"
 
 /* The socket default for sk_pacing_shift (sk_init_data()), restored on release. */
 #define RAPID_PACING_SHIFT_STOCK	10
@@ -119,6 +136,16 @@
 #define RAPID_F_INJECT		0x08	/* inject_abest_kbps fed an ABest */
 #define RAPID_F_LOSS		0x10	/* a loss reduction or an RTO restart */
 #define RAPID_F_RING_FULL	0x20	/* a stream went unrecorded (ring full) */
+#define RAPID_F_RXFB		0x40	/* the receiver's helper sends feedback */
+#define RAPID_F_SEST		0x80	/* a sender-side estimate was applied */
+
+/* Smallest stream_slots the allocation falls back to. */
+#define RAPID_SLOTS_MIN		8U
+
+/* rapid_stream.est: what the sender-side estimate made of the stream. */
+#define RAPID_EST_NONE		0	/* not analysed */
+#define RAPID_EST_DONE		1	/* est_rule / est_kbps hold the result */
+#define RAPID_EST_LATE		2	/* did not leave as planned: no estimate */
 
 /* Per-stream record flags (RAPID_SF_*), for the estimator. */
 #define RAPID_SF_CLOSED		0x01	/* all its packets have been sent */
@@ -143,17 +170,25 @@ struct rapid_stream {
 	u32 id;				/* stream id: 1, 2, ... (never 0) */
 	u32 start_seq;			/* first payload byte */
 	u32 end_seq;			/* one past the last payload byte sent */
+	u32 est_kbps;			/* sender-side ABest, kbit/s */
+	u16 mss;			/* payload of its full-sized packets, bytes */
 	u8 k;				/* packets planned */
 	u8 sent;			/* packets sent */
 	u8 flags;			/* RAPID_SF_* */
+	u8 est;				/* RAPID_EST_* */
+	u8 est_rule;			/* enum rapid_pc_rule of the estimate */
+	u8 est_lossy;			/* the estimate is from a stopped prefix */
 };
 
 /*
  * Records of the streams sent and not yet fully acknowledged, oldest at
- * tail.  Allocated in .init; when full, new streams go unrecorded, so the
- * records stay in sequence order.
+ * tail, and the sender-side estimator that follows the oldest one through
+ * its ACKs.  Allocated in .init; when full, new streams go unrecorded, so
+ * the records stay in sequence order.
  */
 struct rapid_ring {
+	struct rapid_sest est;		/* the stream at tail, from its ACKs */
+	u32 abest_kbps;			/* last ABest applied, kbit/s */
 	u16 head;			/* streams recorded (free-running) */
 	u16 tail;			/* streams completed (free-running) */
 	u16 mask;			/* slots - 1 (slots a power of two) */
@@ -168,10 +203,11 @@ struct rapid {
 	u64 edt_ns;			/* TCP's next planned departure, replayed, ns */
 	u32 cur_end_seq;		/* one past the current stream's last byte */
 	u32 lost_snap;			/* tp->lost at the last stream completion */
-	u32 abest_kbps;			/* last ABest given to the controller, kbit/s */
+	u16 clamp_saved;		/* mss_clamp before the data option's room */
 	u8 flags;			/* RAPID_F_* */
 	u8 cur_recorded:1,		/* current stream has a ring record */
-	   cur_done:1;			/* current stream fully acknowledged */
+	   cur_done:1,			/* current stream fully acknowledged */
+	   marking:1;			/* new data carries the data option */
 };
 
 static struct tcp_congestion_ops tcp_rapid_ops;
@@ -220,6 +256,13 @@ static struct rapid_param rapid_p_fixed_rate = {
 	0, RAPID_KBPS_MIN, RAPID_KBPS_MAX, "kbit/s", true, false };
 static struct rapid_param rapid_p_inject_abest = {
 	0, 1, RAPID_KBPS_MAX, "kbit/s", true, false };
+static struct rapid_param rapid_p_mark_data = {
+	1, 0, 1, "(boolean)", false, false };
+static struct rapid_param rapid_p_sender_estimate = {
+	1, 0, 1, "(boolean)", false, false };
+static struct rapid_param rapid_p_ack_noise = {
+	RAPID_SEST_Q_NOISE_NS_DEF / NSEC_PER_USEC, 0,
+	RAPID_PC_Q_NOISE_NS_MAX / NSEC_PER_USEC, "us", false, false };
 
 static int rapid_param_set(const char *val, const struct kernel_param *kp)
 {
@@ -291,6 +334,66 @@ MODULE_PARM_DESC(fixed_rate_kbps,
 module_param_cb(inject_abest_kbps, &rapid_param_ops, &rapid_p_inject_abest, 0644);
 MODULE_PARM_DESC(inject_abest_kbps,
 		 "LAB MODE: every fully acked p-stream reports this ABest (kbit/s); 0 (off) or 1..100000000");
+module_param_cb(mark_data, &rapid_param_ops, &rapid_p_mark_data, 0644);
+MODULE_PARM_DESC(mark_data,
+		 "new connections mark their data for a tcp_rapid_rx receiver (12-byte option, MSS 12 bytes smaller); 0..1, default 1");
+module_param_cb(sender_estimate, &rapid_param_ops, &rapid_p_sender_estimate, 0644);
+MODULE_PARM_DESC(sender_estimate,
+		 "estimate ABest from ACK arrival times while the receiver sends no feedback; 0..1, default 1");
+module_param_cb(ack_noise_us, &rapid_param_ops, &rapid_p_ack_noise, 0644);
+MODULE_PARM_DESC(ack_noise_us,
+		 "sender-side estimate: ACK timing noise floor (us); 0..1000, default 10");
+
+/*
+ * Event counters of all sockets and namespaces, read-only parameter
+ * "stats" ("name value" lines), for tests and troubleshooting.
+ */
+enum rapid_stat {
+	RAPID_ST_MARKED,	/* data segments that carry the data option */
+	RAPID_ST_MARK_FAILED,	/* new data segments left unmarked */
+	RAPID_ST_FB_ACKS,	/* ACKs with a feedback option */
+	RAPID_ST_FB_REFUSED,	/* ... outside the window: ignored */
+	RAPID_ST_FB_APPLIED,	/* feedback handed to the controller */
+	RAPID_ST_SEST_STREAMS,	/* streams the sender-side estimate analysed */
+	RAPID_ST_SEST_LATE,	/* ... that did not leave as planned */
+	RAPID_ST_SEST_APPLIED,	/* sender-side ABest handed to the controller */
+	RAPID_ST_NOMEM,		/* sockets without stream records */
+	RAPID_NSTATS
+};
+
+static const char * const rapid_stat_names[RAPID_NSTATS] = {
+	"marked", "mark_failed", "fb_acks", "fb_refused", "fb_applied",
+	"sest_streams", "sest_late", "sest_applied", "nomem",
+};
+
+static DEFINE_PER_CPU(unsigned long[RAPID_NSTATS], rapid_stats);
+
+static void rapid_count(enum rapid_stat s)
+{
+	this_cpu_inc(rapid_stats[s]);
+}
+
+static int rapid_stats_get(char *buffer, const struct kernel_param *kp)
+{
+	int i, cpu, len = 0;
+
+	for (i = 0; i < RAPID_NSTATS; i++) {
+		unsigned long sum = 0;
+
+		for_each_possible_cpu(cpu)
+			sum += per_cpu(rapid_stats, cpu)[i];
+		len += scnprintf(buffer + len, PAGE_SIZE - len, "%s %lu\n",
+				 rapid_stat_names[i], sum);
+	}
+	return len;
+}
+
+static const struct kernel_param_ops rapid_stats_ops = {
+	.get = rapid_stats_get,
+};
+
+module_param_cb(stats, &rapid_stats_ops, NULL, 0444);
+MODULE_PARM_DESC(stats, "read-only event counters, all sockets: \"name value\" lines");
 
 static void rapid_cfg_load(struct rapid_cfg *cfg)
 {
@@ -430,7 +533,7 @@ static struct rapid_stream *rapid_ring_find_seq(struct rapid *ca, u32 seq)
 }
 
 static void rapid_ring_push(struct rapid *ca, const struct rapid_schedule *s,
-			    u32 id, u32 k, u32 seq, u64 t_ns)
+			    u32 id, u32 k, u32 seq, u64 t_ns, u32 mss)
 {
 	struct rapid_ring *ring = ca->ring;
 	struct rapid_stream *rec;
@@ -453,6 +556,11 @@ static void rapid_ring_push(struct rapid *ca, const struct rapid_schedule *s,
 	rec->k = k;
 	rec->sent = 0;
 	rec->flags = 0;
+	rec->mss = (u16)min_t(u32, mss, U16_MAX);
+	rec->est = RAPID_EST_NONE;
+	rec->est_rule = RAPID_PC_RULE_INVALID;
+	rec->est_lossy = 0;
+	rec->est_kbps = 0;
 	ring->head++;
 	ca->cur_recorded = 1;
 }
@@ -471,10 +579,27 @@ static void rapid_stream_truncate(struct rapid *ca)
 
 /* ---- the estimator interface ------------------------------------------ */
 
+/* The recorded stream with this id, if it is still in the ring. */
+static struct rapid_stream *rapid_ring_find_id(struct rapid *ca, u32 id)
+{
+	struct rapid_ring *ring = ca->ring;
+	u16 i;
+
+	if (!ring)
+		return NULL;
+	for (i = ring->tail; i != ring->head; i++) {
+		struct rapid_stream *rec = rapid_ring_slot(ring, i);
+
+		if (rec->id == id)
+			return rec;
+	}
+	return NULL;
+}
+
 /*
  * ABest (bytes per second) for p-stream stream_id: the one entry point of
- * the estimator into the controller.  Call with the socket locked (from
- * cong_control or under the socket lock).  Stale, duplicate or, in slow
+ * the estimators into the controller.  Call with the socket locked (from
+ * cong_control or the tcp_probe tracepoint).  Stale, duplicate or, in slow
  * start, out-of-epoch stream ids are ignored by rapid_ctl_on_abest().
  */
 static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest)
@@ -485,19 +610,68 @@ static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest)
 	if (!ca->ctl.n)
 		return;
 	rapid_cfg_load(&cfg);
-	ca->abest_kbps = rapid_rate_to_kbps(abest);
+	if (ca->ring)
+		ca->ring->abest_kbps = rapid_rate_to_kbps(abest);
 	rapid_ctl_on_abest(&ca->ctl, &cfg, stream_id, abest,
 			   tcp_sk(sk)->mss_cache);
 }
 
-/* Stream id has been fully acknowledged. */
-static void rapid_stream_done(struct sock *sk, u32 id)
+/*
+ * An estimate of stream id (receiver feedback or the sender's own): rule,
+ * ABest (B/s), lossy = from the prefix of a stream with a hole; bounded by
+ * rapid_estimate_bound() before it reaches the controller.  Returns true
+ * when the controller got an ABest.
+ */
+static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
+			      u64 abest, bool lossy,
+			      const struct rapid_stream *rec)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	struct rapid_schedule cur;
+	u64 raw = abest, top;
+	u32 eb = 0;
+
+	if (rec) {
+		top = rapid_schedule_top(&rec->sched);
+		eb |= RAPID_EB_RECORDED;
+		if (rec->flags & RAPID_SF_UNPACED)
+			eb |= RAPID_EB_UNPACED;
+		if (rec->flags & RAPID_SF_RETRANS)
+			eb |= RAPID_EB_RETRANS;
+	} else {
+		rapid_ctl_schedule(&ca->ctl, &cur);
+		top = rapid_schedule_top(&cur);
+	}
+	if (ca->ctl.phase == RAPID_PHASE_SS)
+		eb |= RAPID_EB_SS;
+	if (lossy)
+		eb |= RAPID_EB_LOSSY;
+	abest = rapid_estimate_bound(rule, abest, top, eb);
+	if (abest)
+		rapid_on_abest(sk, id, abest);
+	trace_rapid_abest(sk, id, src, rule, lossy, rapid_rate_to_kbps(raw),
+			  rapid_rate_to_kbps(abest),
+			  rapid_rate_to_kbps(ca->ctl.r_avg), ca->ctl.phase);
+	return abest != 0;
+}
+
+/* Stream id has been fully acknowledged; rec is its record, if any. */
+static void rapid_stream_done(struct sock *sk, u32 id,
+			      const struct rapid_stream *rec)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct rapid *ca = inet_csk_ca(sk);
-	bool lossy = tp->lost != ca->lost_snap;
 	struct rapid_cfg cfg;
+	bool lossy;
 	u32 inject;
+
+	/*
+	 * Lossy: TCP marked packets lost since the previous completion, or
+	 * one of its packets was retransmitted (one ACK may complete several
+	 * streams after a repaired hole: each of them with a hole counts).
+	 */
+	lossy = tp->lost != ca->lost_snap ||
+		(rec && (rec->flags & RAPID_SF_RETRANS));
 
 	ca->lost_snap = tp->lost;
 	rapid_cfg_load(&cfg);
@@ -511,6 +685,98 @@ static void rapid_stream_done(struct sock *sk, u32 id)
 	if (inject) {
 		ca->flags |= RAPID_F_INJECT;
 		rapid_on_abest(sk, id, rapid_kbps_to_rate(inject));
+		trace_rapid_abest(sk, id, RAPID_SRC_INJECT, 0, lossy, inject,
+				  inject, rapid_rate_to_kbps(ca->ctl.r_avg),
+				  ca->ctl.phase);
+		return;
+	}
+	/* the sender-side estimate, unless the receiver answers */
+	if (rec && rec->est == RAPID_EST_DONE && !(ca->flags & RAPID_F_RXFB) &&
+	    rapid_on_estimate(sk, id, RAPID_SRC_SENDER, rec->est_rule,
+			      rapid_kbps_to_rate(rec->est_kbps), rec->est_lossy,
+			      rec)) {
+		ca->flags |= RAPID_F_SEST;
+		rapid_count(RAPID_ST_SEST_APPLIED);
+	}
+}
+
+/* Analyse the stream the sender-side estimator followed; keep the result. */
+static void rapid_sest_close(struct sock *sk, struct rapid_sest *e,
+			     struct rapid_stream *rec)
+{
+	struct rapid_pc_params p;
+	struct rapid_pc_result res;
+	u64 abest;
+
+	rapid_count(RAPID_ST_SEST_STREAMS);
+	if (!rapid_sest_as_planned(e, rec->sent, rec->t_last_ns - rec->t_first_ns)) {
+		rapid_count(RAPID_ST_SEST_LATE);
+		e->id = 0;
+		rec->est = RAPID_EST_LATE;
+		return;
+	}
+	rapid_sest_params(&p, READ_ONCE(rapid_p_ack_noise.val) * NSEC_PER_USEC);
+	rec->est_rule = (u8)rapid_sest_finish(e, &p, &res);
+	rec->est_lossy = !!res.stop;
+	abest = rapid_sest_abest(&res, rapid_schedule_top(&rec->sched));
+	rec->est_kbps = rapid_rate_to_kbps(abest);
+	if (abest && !rec->est_kbps)
+		rec->est_kbps = 1;
+	rec->est = RAPID_EST_DONE;
+}
+
+/*
+ * Sender-side estimate (rapid_sest.h): hand this ACK's arrival time to the
+ * estimator if it acknowledges a packet boundary of the oldest unfinished
+ * stream(s); analyse the streams it completes.  From cong_control, before
+ * the streams are completed.  The delivery frontier is snd_una or, with
+ * SACKed data, the end of the highest SACKed segment: after a loss the
+ * receiver still reports every arrival in SACK blocks (out-of-order data
+ * is acknowledged at once), so the streams after the hole keep their
+ * timing, while the cumulative ACK that finally covers the repaired hole
+ * carries none.  The stream that holds the hole (snd_una inside it) or a
+ * retransmission stops its record: its prefix is analysed.
+ */
+static void rapid_sest_on_ack(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct rapid *ca = inet_csk_ca(sk);
+	struct rapid_ring *ring = ca->ring;
+	u32 una = tp->snd_una, front;
+	u16 i;
+
+	if (!ring || (ca->flags & RAPID_F_RXFB) ||
+	    !READ_ONCE(rapid_p_sender_estimate.val))
+		return;
+	front = tp->sacked_out ? tcp_highest_sack_seq(tp) : una;
+	if (before(front, una) || after(front, tp->snd_nxt))
+		front = una;
+	for (i = ring->tail; i != ring->head; i++) {
+		struct rapid_stream *rec = rapid_ring_slot(ring, i);
+		struct rapid_sest *e = &ring->est;
+		u32 acked, pkts = 0;
+		bool full;
+
+		if (!after(front, rec->start_seq))
+			break;
+		if (rec->est != RAPID_EST_NONE)
+			continue;
+		if (e->id != rec->id)
+			rapid_sest_begin(e, rec->id, &rec->sched, rec->mss);
+		if ((rec->flags & RAPID_SF_RETRANS) ||
+		    (front != una && before(una, rec->end_seq)))
+			rapid_sest_stop(e, RAPID_PC_STOP_LOSS);
+		full = (rec->flags & RAPID_SF_CLOSED) && !before(front, rec->end_seq);
+		acked = (full ? rec->end_seq : front) - rec->start_seq;
+		if (full)
+			pkts = rec->sent;
+		else if (rec->mss && !(acked % rec->mss))
+			pkts = acked / rec->mss;
+		if (pkts)
+			rapid_sest_ack(e, pkts, tp->tcp_clock_cache);
+		if (!full)
+			break;
+		rapid_sest_close(sk, e, rec);
 	}
 }
 
@@ -526,7 +792,7 @@ static void rapid_complete_streams(struct sock *sk)
 
 		if (!(rec->flags & RAPID_SF_CLOSED) || after(rec->end_seq, una))
 			break;
-		rapid_stream_done(sk, rec->id);
+		rapid_stream_done(sk, rec->id, rec);
 		ring->tail++;
 	}
 	/* the current stream, also when it has no record */
@@ -534,8 +800,60 @@ static void rapid_complete_streams(struct sock *sk)
 	    !after(ca->cur_end_seq, una)) {
 		ca->cur_done = 1;
 		if (!ca->cur_recorded)
-			rapid_stream_done(sk, ca->ctl.launched_id);
+			rapid_stream_done(sk, ca->ctl.launched_id, NULL);
 	}
+}
+
+/*
+ * Receiver feedback (tcp_rapid_rx's option on a pure ACK), from the
+ * tcp_probe tracepoint: tcp_rcv_established() fires it first thing, with
+ * the socket locked, before the ACK is processed.  The option is believed
+ * only on an ACK that could be the peer's next in-order pure ACK (its
+ * sequence number is rcv_nxt, its ack_seq in [snd_una, snd_nxt]); the
+ * 16-bit stream id is taken as the newest launched stream with those low
+ * bits, and its ABest is bounded by rapid_on_estimate().
+ */
+static void rapid_probe_ack(void *data, struct sock *sk, struct sk_buff *skb)
+{
+	const struct tcphdr *th = (const struct tcphdr *)skb->data;
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct rapid *ca;
+	struct rapid_opt fb;
+	unsigned int hlen;
+	u32 ack, id;
+
+	if (inet_csk(sk)->icsk_ca_ops != &tcp_rapid_ops)
+		return;
+	ca = inet_csk_ca(sk);
+	hlen = th->doff * 4;
+	if (!ca->ctl.n || hlen <= sizeof(*th) || skb->len != hlen ||
+	    skb_headlen(skb) < hlen)
+		return;
+	if (rapid_opt_decode((const u8 *)(th + 1), hlen - sizeof(*th), &fb))
+		return;
+	rapid_count(RAPID_ST_FB_ACKS);
+	ack = ntohl(th->ack_seq);
+	if (ntohl(th->seq) != tp->rcv_nxt || before(ack, tp->snd_una) ||
+	    after(ack, tp->snd_nxt)) {
+		rapid_count(RAPID_ST_FB_REFUSED);
+		return;
+	}
+	ca->flags |= RAPID_F_RXFB;
+	id = ca->ctl.launched_id - (u16)((u16)ca->ctl.launched_id - fb.stream_id);
+	if (READ_ONCE(rapid_p_inject_abest.val))
+		return;
+	if (rapid_on_estimate(sk, id, RAPID_SRC_RECEIVER, fb.rule, fb.abest,
+			      fb.truncated,
+			      rapid_ring_find_id(ca, id)))
+		rapid_count(RAPID_ST_FB_APPLIED);
+}
+
+static struct tracepoint *rapid_tp_tcp_probe;
+
+static void rapid_tp_lookup(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "tcp_probe"))
+		rapid_tp_tcp_probe = tp;
 }
 
 /* ---- transmit side: the LOCAL_OUT hook ----------------------------------- */
@@ -579,10 +897,35 @@ static void rapid_stream_start(struct sock *sk, const struct sk_buff *skb,
 	avail = DIV_ROUND_UP(tp->write_seq - seq, max(tp->mss_cache, 1U));
 	k = rapid_cursor_start(&ca->cur, &s, avail, &eff);
 	ca->cur_done = 0;
-	rapid_ring_push(ca, &eff, id, k, seq, ktime_to_ns(skb->tstamp));
+	rapid_ring_push(ca, &eff, id, k, seq, ktime_to_ns(skb->tstamp),
+			tp->mss_cache);
+	trace_rapid_stream(sk, id, k, rapid_rate_to_kbps(eff.r_avg),
+			   rapid_rate_to_kbps(rapid_schedule_top(&eff)),
+			   ca->ctl.phase);
+	/* keep the data option's room if the path MTU became the limit */
+	if (ca->marking)
+		rapid_tcp_fit_opt_space(sk, RAPID_DOPT_LEN);
 }
 
-static void rapid_pace_new_data(struct sock *sk, const struct sk_buff *skb,
+/* The data option for a tcp_rapid_rx receiver: stream id, index, N, EDT. */
+static void rapid_mark_data(struct sock *sk, struct sk_buff *skb)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	int ret;
+
+	ret = rapid_skb_mark_data(skb, ca->ctl.launched_id, ca->cur.sent - 1,
+				  ca->cur.k);
+	if (!ret) {
+		rapid_count(RAPID_ST_MARKED);
+		return;
+	}
+	rapid_count(RAPID_ST_MARK_FAILED);
+	if (ret == -EMSGSIZE)
+		rapid_tcp_fit_opt_space(sk, RAPID_DOPT_LEN);
+}
+
+/* Called last on the segment: marking may move its headers. */
+static void rapid_pace_new_data(struct sock *sk, struct sk_buff *skb,
 				u32 seq, u32 len)
 {
 	struct rapid *ca = inet_csk_ca(sk);
@@ -606,6 +949,35 @@ static void rapid_pace_new_data(struct sock *sk, const struct sk_buff *skb,
 			rec->flags |= RAPID_SF_CLOSED;
 	}
 	rapid_pace_segment(sk, skb, len, rate);
+	if (ca->marking)
+		rapid_mark_data(sk, skb);
+}
+
+/*
+ * New data that TCP sends again because its first attempt failed: a qdisc
+ * refused it at enqueue (fq's flow_limit, a full pfifo), so snd_nxt did not
+ * move and TCP added no gap after the attempt.  It keeps its place in the
+ * stream, its rate and its mark; the replayed clock goes back to the failed
+ * attempt's departure time, TCP's planned time for this one.  Without a
+ * record the rate is the stream's r_avg.  Called last, as new data.
+ */
+static void rapid_pace_again(struct sock *sk, struct sk_buff *skb, u32 len)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	struct rapid_stream *rec = rapid_ring_current(ca);
+	u64 t = ktime_to_ns(skb->tstamp);
+	u64 rate = ca->cur.r_avg;
+
+	if (rec && rec->sent) {
+		rate = rapid_schedule_rate(&rec->sched, rec->sent);
+		ca->edt_ns = rec->t_last_ns;
+		if (rec->sent == 1)
+			rec->t_first_ns = t;
+		rec->t_last_ns = t;
+	}
+	rapid_pace_segment(sk, skb, len, rate);
+	if (ca->marking && ca->cur.sent)
+		rapid_mark_data(sk, skb);
 }
 
 /* A retransmission costs r_avg's gap and disturbs the stream it repairs. */
@@ -640,7 +1012,7 @@ static void rapid_on_xmit(struct sock *sk, struct sk_buff *skb, u8 pf)
 	struct tcphdr _th;
 	unsigned int hdr;
 	int thoff;
-	u32 seq;
+	u32 seq, len;
 
 	if (!inet_csk(sk)->icsk_ca_initialized || !ca->ctl.n)
 		return;
@@ -659,12 +1031,17 @@ static void rapid_on_xmit(struct sock *sk, struct sk_buff *skb, u8 pf)
 		return;
 	}
 	seq = ntohl(th->seq);
-	/* snd_nxt advances only after the transmit returns */
-	if (seq != tcp_sk(sk)->snd_nxt) {
-		rapid_pace_retransmit(sk, skb, seq, skb->len - hdr);
-		return;
-	}
-	rapid_pace_new_data(sk, skb, seq, skb->len - hdr);
+	len = skb->len - hdr;
+	/*
+	 * snd_nxt advances only after the transmit returns.  th is stale
+	 * after these calls: marking may move the headers.
+	 */
+	if (seq != tcp_sk(sk)->snd_nxt)
+		rapid_pace_retransmit(sk, skb, seq, len);
+	else if (ca->cur.k && before(seq, ca->cur_end_seq))
+		rapid_pace_again(sk, skb, len);	/* paced, but not sent */
+	else
+		rapid_pace_new_data(sk, skb, seq, len);
 }
 
 static unsigned int rapid_nf_local_out(void *priv, struct sk_buff *skb,
@@ -724,15 +1101,32 @@ static void rapid_init(struct sock *sk)
 	rapid_ctl_init(&ca->ctl, &cfg);
 	rapid_apply_params(ca, &cfg);
 
-	/* per-stream records, as tcp_cdg.c allocates its window: may fail */
-	slots = READ_ONCE(rapid_p_stream_slots.val);
-	if (slots)
+	/*
+	 * Per-stream records and the sender-side estimator, as tcp_cdg.c
+	 * allocates its window: atomic, may fail.  Fewer slots on failure;
+	 * without any the socket still paces its streams and takes receiver
+	 * feedback, but has no sender-side estimate.
+	 */
+	for (slots = READ_ONCE(rapid_p_stream_slots.val); slots >= RAPID_SLOTS_MIN;
+	     slots >>= 1) {
 		ca->ring = kzalloc(struct_size(ca->ring, rec, slots),
 				   GFP_NOWAIT | __GFP_NOWARN);
-	if (ca->ring)
+		if (ca->ring)
+			break;
+	}
+	if (ca->ring) {
 		ca->ring->mask = slots - 1;
-	else
+	} else {
 		ca->flags |= RAPID_F_NORING;
+		if (READ_ONCE(rapid_p_stream_slots.val))
+			rapid_count(RAPID_ST_NOMEM);
+	}
+
+	/* room for the data option in every segment (lowers the MSS) */
+	if (READ_ONCE(rapid_p_mark_data.val)) {
+		ca->clamp_saved = rapid_tcp_reserve_opt_space(sk, RAPID_DOPT_LEN);
+		ca->marking = ca->clamp_saved != 0;
+	}
 
 	ca->lost_snap = tp->lost;
 	ca->edt_ns = tp->tcp_wstamp_ns;
@@ -753,7 +1147,10 @@ static void rapid_release(struct sock *sk)
 
 	kfree(ca->ring);
 	ca->ring = NULL;
-	ca->ctl.n = 0;		/* the hook ignores the socket from now on */
+	ca->ctl.n = 0;		/* the hooks ignore the socket from now on */
+	ca->marking = 0;
+	rapid_tcp_release_opt_space(sk, ca->clamp_saved);
+	ca->clamp_saved = 0;
 	WRITE_ONCE(sk->sk_pacing_shift, RAPID_PACING_SHIFT_STOCK);
 }
 
@@ -763,8 +1160,8 @@ static void rapid_cong_control(COMPAT_CONG_CONTROL_ARGS)
 
 	if (!ca->ctl.n)
 		return;
+	rapid_sest_on_ack(sk);
 	rapid_complete_streams(sk);
-	/* the PathChirp estimator hands its ABest to rapid_on_abest() here */
 	rapid_set_cwnd(sk);
 }
 
@@ -848,7 +1245,9 @@ static size_t rapid_get_info(struct sock *sk, u32 ext, int *attr,
 		memset(&info->bbr, 0, sizeof(info->bbr));
 		info->bbr.bbr_bw_lo = (u32)bw;
 		info->bbr.bbr_bw_hi = (u32)(bw >> 32);
-		info->bbr.bbr_min_rtt = READ_ONCE(ca->abest_kbps);
+		const struct rapid_ring *ring = READ_ONCE(ca->ring);
+
+		info->bbr.bbr_min_rtt = ring ? READ_ONCE(ring->abest_kbps) : 0;
 		info->bbr.bbr_pacing_gain =
 			(phase * RAPID_INFO_PHASE_UNIT + READ_ONCE(ca->ctl.n)) <<
 			RAPID_INFO_GAIN_SHIFT;
@@ -887,12 +1286,29 @@ static int __init tcp_rapid_register(void)
 	BUILD_BUG_ON(sizeof(struct rapid) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(RAPID_N_MAX > U8_MAX);
 
+	/* receiver feedback arrives through the tcp_probe tracepoint */
+	for_each_kernel_tracepoint(rapid_tp_lookup, NULL);
+	if (rapid_tp_tcp_probe &&
+	    tracepoint_probe_register(rapid_tp_tcp_probe, rapid_probe_ack, NULL))
+		rapid_tp_tcp_probe = NULL;
+	if (!rapid_tp_tcp_probe)
+		pr_warn("tracepoint tcp_probe unavailable: receiver feedback is ignored, sender-side estimate only\n");
+
 	ret = register_pernet_subsys(&rapid_net_ops);
 	if (ret)
-		return ret;
+		goto err_tp;
 	ret = tcp_register_congestion_control(&tcp_rapid_ops);
 	if (ret)
-		unregister_pernet_subsys(&rapid_net_ops);
+		goto err_net;
+	return 0;
+
+err_net:
+	unregister_pernet_subsys(&rapid_net_ops);
+err_tp:
+	if (rapid_tp_tcp_probe) {
+		tracepoint_probe_unregister(rapid_tp_tcp_probe, rapid_probe_ack, NULL);
+		tracepoint_synchronize_unregister();
+	}
 	return ret;
 }
 
@@ -900,6 +1316,10 @@ static void __exit tcp_rapid_unregister(void)
 {
 	tcp_unregister_congestion_control(&tcp_rapid_ops);
 	unregister_pernet_subsys(&rapid_net_ops);
+	if (rapid_tp_tcp_probe) {
+		tracepoint_probe_unregister(rapid_tp_tcp_probe, rapid_probe_ack, NULL);
+		tracepoint_synchronize_unregister();
+	}
 }
 
 module_init(tcp_rapid_register);

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * RAPID's sender-side estimate: PathChirp's analysis of a p-stream from the
+ * arrival times of its ACKs, for a receiver without tcp_rapid_rx.
+ *
+ * Pure code (cc_pure.h); shared by tcp_rapid.c and
+ * tests/unit/test_rapid_sest.c.
+ *
+ * A stock receiver returns no estimate, but its ACKs carry the same
+ * information one step removed: an ACK leaves the receiver when a segment
+ * arrives (every segment in quick-ack mode, every second full-sized one
+ * otherwise), so on an uncongested reverse path the ACK that acknowledges
+ * packet p reaches the sender at  arrival_p + (constant reverse delay) +
+ * (receiver and sender processing).  The constant cancels in PathChirp's
+ * relative queuing delay q = (ack_p - ack_0) - (snd_p - snd_0), so the
+ * analysis of rapid_pathchirp.h applies unchanged to the "virtual stream"
+ * of the packets that ACKs acknowledge exactly (packet boundaries).
+ *
+ * Send times are the schedule's: packet p leaves
+ *
+ *	snd_p = sum_{i<p} P / r_{i+1}		(r_i = r_avg for i >= N)
+ *
+ * after packet 0, which is what the transmit hook makes TCP do (its EDT
+ * credit replay, see tcp_rapid.c); the caller checks that the stream really
+ * left that way (rapid_sest_as_planned()) and drops streams that were held
+ * back by cwnd, TSQ or the application.
+ *
+ * Virtual packet j is the j-th distinct boundary p_j; the gap between two
+ * boundaries carries the (p_{j+1} - p_j) full-sized packets between them,
+ * so its rate is (p_{j+1} - p_j) P / (snd_{p_{j+1}} - snd_{p_j}): the
+ * harmonic mean of the schedule's rates over those packets.  With delayed
+ * ACKs (every second packet) a 30-packet stream gives about 15 virtual
+ * packets; rapid_sest_params() halves PathChirp's L accordingly.
+ *
+ * What the analysis cannot do here, and what the caller does instead:
+ *  - "no increasing trend" reports the rate of the last virtual gap, a mean
+ *    of the top two rates; the sender knows its own top rate exactly and
+ *    reports r_{N-1} (rapid_sest_abest());
+ *  - loss, SACK or retransmissions: the caller stops the record
+ *    (rapid_sest_stop()) and the prefix is analysed, as at the receiver;
+ *  - ACK compression on the reverse path or a busy sender (ACKs processed
+ *    from the socket backlog in a batch) look like coalesced receive
+ *    stamps: recv_gap_min_ns treats ACKs closer than that as one group
+ *    (rapid_pathchirp.h), and q_noise_ns is the sender's ACK timing
+ *    noise floor.
+ */
+#ifndef RAPID_SEST_H
+#define RAPID_SEST_H
+
+#include "rapid_chirp.h"
+
+/* Coalesced-ACK threshold of the sender-side analysis (ns). */
+#define RAPID_SEST_RECV_GAP_MIN_NS	2000U
+/* Default ACK timing noise floor (ns); module parameter ack_noise_us. */
+#define RAPID_SEST_Q_NOISE_NS_DEF	10000U
+/* PathChirp's L in virtual gaps (about two packets each). */
+#define RAPID_SEST_MIN_EXCURSION	3U
+/* Streams that left later than planned by more than this are dropped. */
+#define RAPID_SEST_LATE_SHIFT		3	/* 1/8 of the stream's span */
+#define RAPID_SEST_LATE_MIN_NS		50000ULL
+
+/* The stream being observed from its ACKs. */
+struct rapid_sest {
+	struct rapid_pc_obs obs;	/* virtual packets recorded so far */
+	struct rapid_schedule sched;	/* the stream's schedule */
+	u64 snd_ns;		/* planned send offset of packet pkt (ns) */
+	u64 fp;			/* 1/256 B/s: rate of the gap after pkt */
+	u64 pend_snd_ns;	/* send offset of the pending boundary (ns) */
+	u64 pend_rcv_ns;	/* arrival time of its ACK (ns) */
+	u32 id;			/* stream id; 0 = none */
+	u32 mss;		/* payload of its full-sized packets (bytes) */
+	u16 pkt;		/* packet whose offset snd_ns is */
+	u16 pend_pkt;		/* last packet the pending boundary acks */
+	u8 vn;			/* virtual packets in obs */
+	u8 pending;		/* pend_* hold a boundary not yet in obs */
+};
+
+static inline void rapid_sest_params(struct rapid_pc_params *p,
+				     u32 q_noise_ns)
+{
+	rapid_pc_params_init(p);
+	p->min_excursion = RAPID_SEST_MIN_EXCURSION;
+	p->recv_gap_min_ns = RAPID_SEST_RECV_GAP_MIN_NS;
+	p->q_noise_ns = q_noise_ns > RAPID_PC_Q_NOISE_NS_MAX ?
+			RAPID_PC_Q_NOISE_NS_MAX : q_noise_ns;
+}
+
+/* Start observing stream @id sent with schedule @s and @mss-byte packets. */
+static inline void rapid_sest_begin(struct rapid_sest *e, u32 id,
+				    const struct rapid_schedule *s, u32 mss)
+{
+	static const struct rapid_pc_clock ns = { .tick_ns = 1, .bits = 64 };
+
+	rapid_pc_obs_init(&e->obs, (u16)id, &ns, &ns);
+	e->sched = *s;
+	e->snd_ns = 0;
+	e->fp = s->r1_fp;
+	e->pend_snd_ns = 0;
+	e->pend_rcv_ns = 0;
+	e->id = id;
+	e->mss = mss;
+	e->pkt = 0;
+	e->pend_pkt = 0;
+	e->vn = 0;
+	e->pending = 0;
+	if (!mss || mss > RAPID_PC_BYTES_MAX || !s->r_avg)
+		rapid_pc_obs_stop(&e->obs, RAPID_PC_STOP_BYTES);
+}
+
+/* Planned send offset of packet @p (>= e->pkt): walks the schedule. */
+static inline u64 rapid_sest_offset(struct rapid_sest *e, u32 p)
+{
+	while (e->pkt < p) {
+		u32 i = e->pkt + 1U;	/* rate index of the gap after pkt */
+		u64 rate = i < e->sched.n ? rapid_rate_from_fp(e->fp) :
+					    e->sched.r_avg;
+
+		e->snd_ns += rapid_schedule_gap_ns(rate ? rate : 1, e->mss);
+		e->fp = rapid_rate_step(e->fp, e->sched.m);
+		e->pkt++;
+	}
+	return e->snd_ns;
+}
+
+/* Stop recording: the prefix is what rapid_sest_finish() analyses. */
+static inline void rapid_sest_stop(struct rapid_sest *e, u8 why)
+{
+	rapid_pc_obs_stop(&e->obs, why);
+}
+
+/*
+ * An ACK arrived at @now_ns that acknowledges packets 0..@acked-1 of the
+ * stream exactly (a packet boundary).  Older or repeated boundaries are
+ * ignored.  Returns a RAPID_PC_ADD_* code of the previous boundary's
+ * record, or RAPID_PC_ADD_DUP / _IGNORED.
+ */
+static inline int rapid_sest_ack(struct rapid_sest *e, u32 acked, u64 now_ns)
+{
+	u32 p, bytes;
+	u64 off;
+	int ret = RAPID_PC_ADD_OK;
+
+	if (!acked || acked > RAPID_PSTREAM_MAX || e->obs.stop)
+		return RAPID_PC_ADD_IGNORED;
+	p = acked - 1;
+	if (e->pending && p <= e->pend_pkt)
+		return RAPID_PC_ADD_DUP;
+	off = rapid_sest_offset(e, p);
+	if (e->pending) {
+		bytes = (p - e->pend_pkt) * e->mss;
+		if (bytes > RAPID_PC_BYTES_MAX) {	/* a stretch ACK */
+			rapid_pc_obs_stop(&e->obs, RAPID_PC_STOP_BYTES);
+			return RAPID_PC_ADD_STOPPED;
+		}
+		ret = rapid_pc_obs_add(&e->obs, e->vn, e->pend_snd_ns,
+				       e->pend_rcv_ns, bytes);
+		if (ret == RAPID_PC_ADD_OK)
+			e->vn++;
+		else
+			return ret;
+	}
+	e->pend_pkt = (u16)p;
+	e->pend_snd_ns = off;
+	e->pend_rcv_ns = now_ns;
+	e->pending = 1;
+	return ret;
+}
+
+/*
+ * Did the stream leave as planned?  @sent packets, @span_ns between the
+ * EDT departures of the first and the last one.  Late departures (cwnd,
+ * TSQ, an application that wrote too little) stretch the span.
+ */
+static inline bool rapid_sest_as_planned(struct rapid_sest *e, u32 sent,
+					 u64 span_ns)
+{
+	u64 planned;
+
+	if (!sent)
+		return false;
+	planned = rapid_sest_offset(e, sent - 1);
+	return span_ns <= planned + (planned >> RAPID_SEST_LATE_SHIFT) +
+			  RAPID_SEST_LATE_MIN_NS;
+}
+
+/*
+ * Analyse what was recorded: the pending boundary becomes the last virtual
+ * packet.  Returns the rule (0: no estimate); @res as rapid_pc_estimate().
+ */
+static inline int rapid_sest_finish(struct rapid_sest *e,
+				    const struct rapid_pc_params *p,
+				    struct rapid_pc_result *res)
+{
+	if (e->pending && !e->obs.stop &&
+	    rapid_pc_obs_add(&e->obs, e->vn, e->pend_snd_ns, e->pend_rcv_ns,
+			     e->mss) == RAPID_PC_ADD_OK)
+		e->vn++;
+	e->pending = 0;
+	e->id = 0;
+	return rapid_pc_estimate(&e->obs, p, res);
+}
+
+/*
+ * ABest (B/s) from a result and the stream's own top rate @top: "no trend"
+ * of a complete stream is the top rate the sender probed; everything else
+ * is the analysis' value.  0: no estimate.
+ */
+static inline u64 rapid_sest_abest(const struct rapid_pc_result *res, u64 top)
+{
+	if (res->rule == RAPID_PC_RULE_INVALID)
+		return 0;
+	if (res->rule == RAPID_PC_RULE_NO_TREND && !res->stop)
+		return top;
+	return res->abest;
+}
+
+/* Facts about a stream for rapid_estimate_bound() (RAPID_EB_*). */
+#define RAPID_EB_SS		0x01	/* the sender is in slow start */
+#define RAPID_EB_LOSSY		0x02	/* the estimate is from a stopped prefix */
+#define RAPID_EB_UNPACED	0x04	/* TCP did not pace the stream */
+#define RAPID_EB_RETRANS	0x08	/* a packet of it was retransmitted */
+#define RAPID_EB_RECORDED	0x10	/* the sender has the stream's record */
+
+/* An ABest above the stream's top rate by more than this is cut to it. */
+#define RAPID_EB_SLACK_MILLI	100	/* 1/1000 */
+
+/*
+ * The ABest (B/s) the controller gets from an estimate of a stream whose
+ * top rate was @top, or 0 for none.  @rule and @abest come from the
+ * receiver's feedback (untrusted) or from rapid_sest_abest().
+ *  - never above the top rate + 10%: nobody can measure more than was
+ *    sent, so a higher value is a lie or a bug (bounded, not dropped);
+ *  - "no trend" of a complete stream is the exact top rate;
+ *  - streams TCP did not pace (the first 10 segments of a connection) and
+ *    recorded slow-start streams without an estimate (too few ACKs, e.g.
+ *    N = 2 with delayed ACKs) count as "no trend" in slow start when
+ *    loss-free: they show no congestion, and slow start must not wedge;
+ *  - otherwise no estimate leaves the rate alone.
+ */
+static inline u64 rapid_estimate_bound(u32 rule, u64 abest, u64 top, u32 eb)
+{
+	bool grow_ok = (eb & RAPID_EB_SS) &&
+		       !(eb & (RAPID_EB_LOSSY | RAPID_EB_RETRANS));
+
+	if (!top)
+		return 0;
+	if (eb & RAPID_EB_UNPACED) {
+		if (!grow_ok)
+			return 0;
+		abest = top;
+	} else if (rule == RAPID_PC_RULE_INVALID ||
+		   rule > RAPID_PC_RULE_EARLY_TREND) {
+		if (!grow_ok || !(eb & RAPID_EB_RECORDED) ||
+		    rule != RAPID_PC_RULE_INVALID)
+			return 0;
+		abest = top;
+	} else if (rule == RAPID_PC_RULE_NO_TREND && !(eb & RAPID_EB_LOSSY)) {
+		abest = top;
+	}
+	return rapid_abest_clamp(abest, top, RAPID_EB_SLACK_MILLI);
+}
+
+#endif /* RAPID_SEST_H */

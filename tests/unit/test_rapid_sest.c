@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of rapid_sest.h: the sender-side estimate from ACK arrival
+ * times.  A p-stream from the real schedule (rapid_chirp.h) crosses a
+ * simulated bottleneck that serves it at the available bandwidth A
+ * (the fluid model PathChirp assumes: cross traffic takes C - A), the
+ * receiver ACKs every packet or every second one (delayed ACKs), and the
+ * ACKs come back over a constant reverse path.  Expectations are A itself
+ * or the stream's own rates, never the code under test.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "tap.h"
+#include "rapid_sest.h"
+
+#define MSS		1448U
+#define REV_DELAY_NS	7000000ULL	/* reverse path, cancels out */
+
+struct sim {
+	double rcv[RAPID_PSTREAM_MAX];	/* arrival at the receiver (ns) */
+	double snd[RAPID_PSTREAM_MAX];	/* departure from the sender (ns) */
+	int k;
+};
+
+/* Departures from the schedule, as the hook paces them. */
+static void sim_send(struct sim *s, const struct rapid_schedule *sch, int k)
+{
+	double t = 0;
+	int p;
+
+	s->k = k;
+	for (p = 0; p < k; p++) {
+		s->snd[p] = t;
+		t += (double)rapid_schedule_gap_ns(rapid_schedule_rate(sch, p + 1), MSS);
+	}
+}
+
+/* FIFO served at avail-bw A (B/s) with an initially empty queue. */
+static void sim_bottleneck(struct sim *s, double a)
+{
+	double free_at = 0;
+	int p;
+
+	for (p = 0; p < s->k; p++) {
+		double start = s->snd[p] > free_at ? s->snd[p] : free_at;
+
+		free_at = start + MSS * 1e9 / a;
+		s->rcv[p] = free_at;
+	}
+}
+
+/* Feed ACKs (every `every` packets, and the last) to the estimator. */
+static int sim_estimate(struct sim *s, const struct rapid_schedule *sch,
+			int every, struct rapid_pc_result *res, u64 *abest)
+{
+	struct rapid_sest e;
+	struct rapid_pc_params p;
+	int i, rule;
+
+	rapid_sest_params(&p, 0);
+	rapid_sest_begin(&e, 7, sch, MSS);
+	for (i = 0; i < s->k; i++)
+		if ((i + 1) % every == 0 || i == s->k - 1)
+			rapid_sest_ack(&e, i + 1, 1000000000ULL + REV_DELAY_NS +
+				       (u64)llround(s->rcv[i]));
+	rule = rapid_sest_finish(&e, &p, res);
+	*abest = rapid_sest_abest(res, rapid_schedule_top(sch));
+	return rule;
+}
+
+static void test_offsets(void)
+{
+	struct rapid_schedule sch;
+	struct rapid_sest e;
+	struct sim s;
+	int p, bad = 0;
+
+	rapid_schedule_init(&sch, 2500000, 30, 1070);	/* 20 Mbit/s */
+	sim_send(&s, &sch, 30);
+	rapid_sest_begin(&e, 1, &sch, MSS);
+	for (p = 0; p < 30; p++)
+		if (rapid_sest_offset(&e, p) != (u64)s.snd[p])
+			bad++;
+	tap_eq(bad, 0, "sest: planned send offsets follow the schedule's gaps (30 packets)");
+	/* the last packet's offset is (N-1) P / r_avg within rounding */
+	tap_near((double)s.snd[29], 29.0 * MSS * 1e9 / 2500000, 29.0 * 2,
+		 "sest: packet N-1 leaves (N-1) P / r_avg after packet 0 (ns)");
+	tap_ok(rapid_sest_as_planned(&e, 30, (u64)s.snd[29]),
+	       "sest: a stream that left on schedule is as planned");
+	tap_ok(!rapid_sest_as_planned(&e, 30, (u64)(s.snd[29] * 1.5)),
+	       "sest: a stream whose span grew by half is not as planned");
+	tap_ok(!rapid_sest_as_planned(&e, 0, 0), "sest: an empty stream is not as planned");
+}
+
+static void test_accuracy(void)
+{
+	static const double avail_mbit[] = { 12, 25, 40, 45 };
+	struct rapid_schedule sch;
+	struct rapid_pc_result res;
+	struct sim s;
+	unsigned int i;
+	int every;
+	u64 ab;
+
+	/* r_avg 20 Mbit/s: rates 9.1 .. 60.2 Mbit/s */
+	rapid_schedule_init(&sch, 2500000, 30, 1070);
+	sim_send(&s, &sch, 30);
+	for (every = 1; every <= 2; every++) {
+		for (i = 0; i < sizeof(avail_mbit) / sizeof(avail_mbit[0]); i++) {
+			double a = avail_mbit[i] * 1e6 / 8;
+			int rule;
+
+			sim_bottleneck(&s, a);
+			rule = sim_estimate(&s, &sch, every, &res, &ab);
+			tap_eq(rule, RAPID_PC_RULE_EXCURSION,
+			       "sest: A = %.0f Mbit/s, ACK every %d: an excursion is found",
+			       avail_mbit[i], every);
+			tap_near(ab / a, 1.0, 0.15,
+				 "sest: A = %.0f Mbit/s, ACK every %d: ABest within 15%% (%.2f Mbit/s)",
+				 avail_mbit[i], every, ab * 8 / 1e6);
+		}
+	}
+}
+
+static void test_rules(void)
+{
+	struct rapid_schedule sch;
+	struct rapid_pc_result res;
+	struct sim s;
+	u64 ab, top;
+	int rule;
+
+	rapid_schedule_init(&sch, 2500000, 30, 1070);
+	top = rapid_schedule_top(&sch);
+	sim_send(&s, &sch, 30);
+
+	/* A above every rate: no trend; ABest is the exact top rate */
+	sim_bottleneck(&s, 1e9);
+	rule = sim_estimate(&s, &sch, 2, &res, &ab);
+	tap_eq(rule, RAPID_PC_RULE_NO_TREND, "sest: A above r_{N-1}: no increasing trend");
+	tap_eq(ab, top, "sest: no trend reports the stream's own top rate");
+
+	/* A below r_1: the queue grows from the first gap on */
+	sim_bottleneck(&s, 0.5e6);
+	rule = sim_estimate(&s, &sch, 1, &res, &ab);
+	tap_eq(rule, RAPID_PC_RULE_EARLY_TREND, "sest: A below r_1: early trend");
+	tap_ok(ab > 0 && ab <= rapid_schedule_rate(&sch, 1),
+	       "sest: early trend reports at most r_1 (%llu B/s)", (unsigned long long)ab);
+
+	/* slow-start shape: N = 16, m = 2 */
+	rapid_schedule_init(&sch, 12500, 16, 2000);
+	sim_send(&s, &sch, 16);
+	sim_bottleneck(&s, 1.25e6);	/* 10 Mbit/s */
+	rule = sim_estimate(&s, &sch, 2, &res, &ab);
+	tap_ok(rule != RAPID_PC_RULE_INVALID && ab < rapid_schedule_top(&sch),
+	       "sest: slow-start stream (m = 2) that crosses A reports below its top (%llu < %llu)",
+	       (unsigned long long)ab, (unsigned long long)rapid_schedule_top(&sch));
+	tap_near(ab / 1.25e6, 1.0, 0.6,
+		 "sest: slow-start stream: ABest within a factor 1.6 of A (%.2f Mbit/s)",
+		 ab * 8 / 1e6);
+}
+
+static void test_edges(void)
+{
+	struct rapid_schedule sch;
+	struct rapid_pc_params p;
+	struct rapid_pc_result res;
+	struct rapid_sest e;
+	int rule;
+
+	rapid_sest_params(&p, 5000);
+	rapid_schedule_init(&sch, 2500000, 30, 1070);
+
+	rapid_sest_begin(&e, 1, &sch, MSS);
+	rule = rapid_sest_finish(&e, &p, &res);
+	tap_eq(rule, RAPID_PC_RULE_INVALID, "sest: no ACK at all: no estimate");
+	tap_eq(rapid_sest_abest(&res, 123), 0, "sest: no estimate gives ABest 0");
+
+	rapid_sest_begin(&e, 1, &sch, MSS);
+	rapid_sest_ack(&e, 30, 1000);
+	rule = rapid_sest_finish(&e, &p, &res);
+	tap_eq(rule, RAPID_PC_RULE_INVALID, "sest: a single (stretch) ACK: no estimate");
+
+	rapid_sest_begin(&e, 1, &sch, MSS);
+	tap_eq(rapid_sest_ack(&e, 0, 1000), RAPID_PC_ADD_IGNORED, "sest: acked = 0 is ignored");
+	tap_eq(rapid_sest_ack(&e, RAPID_PSTREAM_MAX + 1, 1000), RAPID_PC_ADD_IGNORED,
+	       "sest: acked beyond RAPID_PSTREAM_MAX is ignored");
+	rapid_sest_ack(&e, 2, 1000);
+	tap_eq(rapid_sest_ack(&e, 2, 2000), RAPID_PC_ADD_DUP, "sest: a repeated boundary is a duplicate");
+	tap_eq(rapid_sest_ack(&e, 1, 3000), RAPID_PC_ADD_DUP, "sest: an older boundary is a duplicate");
+	/* 50 packets in one ACK: more bytes than a virtual packet holds */
+	tap_eq(rapid_sest_ack(&e, 52, 4000), RAPID_PC_ADD_STOPPED,
+	       "sest: a stretch ACK over 65535 bytes stops the record");
+	tap_ok(e.obs.stop == RAPID_PC_STOP_BYTES, "sest: ... with STOP_BYTES");
+
+	rapid_sest_begin(&e, 1, &sch, 0);
+	tap_ok(e.obs.stop != 0, "sest: mss 0 refuses the stream");
+	rapid_sest_begin(&e, 1, &sch, 70000);
+	tap_ok(e.obs.stop != 0, "sest: mss above 65535 refuses the stream");
+
+	/* ACK arrival clock wrapping the u64 ns counter mid-stream */
+	{
+		struct sim s;
+		u64 ab;
+		int i;
+
+		sim_send(&s, &sch, 30);
+		sim_bottleneck(&s, 25e6 / 8);
+		rapid_sest_begin(&e, 1, &sch, MSS);
+		for (i = 1; i < 30; i += 2)
+			rapid_sest_ack(&e, i + 1, (u64)-3000000ULL + (u64)llround(s.rcv[i]));
+		rule = rapid_sest_finish(&e, &p, &res);
+		ab = rapid_sest_abest(&res, rapid_schedule_top(&sch));
+		tap_eq(rule, RAPID_PC_RULE_EXCURSION, "sest: ACK clock wrapping mid-stream still analysed");
+		tap_near(ab / (25e6 / 8), 1.0, 0.15, "sest: ... ABest within 15%% across the wrap");
+	}
+
+	/* huge and tiny rates: offsets stay exact and finite */
+	rapid_schedule_init(&sch, RAPID_RATE_MAX, 128, 1070);
+	rapid_sest_begin(&e, 1, &sch, MSS);
+	tap_ok(rapid_sest_offset(&e, 127) > 0, "sest: 100 Gbit/s, N = 128: positive span");
+	rapid_schedule_init(&sch, 1250, 2, 2000);	/* 10 kbit/s */
+	rapid_sest_begin(&e, 1, &sch, MSS);
+	tap_near((double)rapid_sest_offset(&e, 1), MSS * 1e9 / 1250.0, 1e3,
+		 "sest: 10 kbit/s, N = 2: the one gap is P / r_1");
+
+	/* stop: the prefix is analysed and flagged */
+	{
+		struct sim s;
+		u64 ab;
+		int i;
+
+		rapid_schedule_init(&sch, 2500000, 30, 1070);
+		sim_send(&s, &sch, 30);
+		sim_bottleneck(&s, 1e9);
+		rapid_sest_begin(&e, 1, &sch, MSS);
+		for (i = 0; i < 20; i++)
+			rapid_sest_ack(&e, i + 1, 5000000ULL + (u64)llround(s.rcv[i]));
+		rapid_sest_stop(&e, RAPID_PC_STOP_LOSS);
+		rapid_sest_ack(&e, 25, 9000000000ULL);
+		rule = rapid_sest_finish(&e, &p, &res);
+		ab = rapid_sest_abest(&res, rapid_schedule_top(&sch));
+		tap_eq(rule, RAPID_PC_RULE_NO_TREND, "sest: stopped stream: its prefix is analysed");
+		tap_ok(res.stop == RAPID_PC_STOP_LOSS, "sest: ... and flagged as lossy");
+		tap_ok(ab < rapid_schedule_top(&sch),
+		       "sest: a lossy no-trend prefix is not reported as the top rate");
+	}
+}
+
+static void test_bound(void)
+{
+	const u64 top = 7500000;	/* 60 Mbit/s */
+
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 3000000, top, 0), 3000000,
+	       "bound: an excursion estimate below the top passes");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 1ULL << 40, top, 0),
+	       top + top / 10, "bound: a lying estimate is cut to the top rate + 10%%");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 0, top, 0), 0,
+	       "bound: ABest 0 gives nothing");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_NO_TREND, 100, top, 0), top,
+	       "bound: no trend of a complete stream is the exact top");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_NO_TREND, 100, top, RAPID_EB_LOSSY), 100,
+	       "bound: no trend of a lossy prefix keeps its (lower) value");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EARLY_TREND, 1000, top, 0), 1000,
+	       "bound: early trend passes");
+	tap_eq(rapid_estimate_bound(7, 1000, top, RAPID_EB_SS | RAPID_EB_RECORDED), 0,
+	       "bound: an unknown rule gives nothing");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_INVALID, 0, top, 0), 0,
+	       "bound: no estimate in steady state leaves the rate alone");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_INVALID, 0, top,
+				    RAPID_EB_SS | RAPID_EB_RECORDED), top,
+	       "bound: no estimate of a clean recorded slow-start stream grows");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_INVALID, 0, top, RAPID_EB_SS), 0,
+	       "bound: ... but not for a stream the sender has no record of");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_INVALID, 0, top,
+				    RAPID_EB_SS | RAPID_EB_RECORDED | RAPID_EB_RETRANS), 0,
+	       "bound: ... nor for one with a retransmission");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 5, top,
+				    RAPID_EB_SS | RAPID_EB_UNPACED), top,
+	       "bound: an unpaced slow-start stream counts as no trend");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 5, top,
+				    RAPID_EB_SS | RAPID_EB_UNPACED | RAPID_EB_LOSSY), 0,
+	       "bound: ... unless it lost packets");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 5, top, RAPID_EB_UNPACED), 0,
+	       "bound: an unpaced stream in steady state gives nothing");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 5, 0, 0), 0,
+	       "bound: a zero top rate gives nothing");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_NO_TREND, 5, ~0ULL, 0), ~0ULL,
+	       "bound: a huge top saturates instead of wrapping");
+}
+
+int main(void)
+{
+	test_bound();
+	test_offsets();
+	test_accuracy();
+	test_rules();
+	test_edges();
+	return tap_done();
+}
