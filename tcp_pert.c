@@ -84,6 +84,9 @@
 
 #include "pert_math.h"
 
+#define CREATE_TRACE_POINTS
+#include "pert_trace.h"
+
 /* Per-socket memory outside the private area: p, p' and the budget */
 struct pert_history {
 	struct pert_li loss;	/* intervals between loss events, packets */
@@ -371,6 +374,8 @@ static void pert_update_alpha(struct sock *sk, struct pert *ca, u32 acked,
 							   &ca->hist->loss),
 					     p->alpha_max);
 	ca->alpha = pert_alpha_apply(ca->alpha, rule, target, p->alpha_max);
+	trace_pert_alpha(sk, rule, ca->alpha, ca->phase.compete, ca->curq_us,
+			 ca->maxq_us);
 }
 
 static void pert_pkts_acked(struct sock *sk, const struct ack_sample *sample)
@@ -418,8 +423,11 @@ static void pert_check_early_response(struct sock *sk, struct pert *ca)
 		pert_li_event(&ca->hist->early);
 		if (ca->phase.compete &&
 		    !pert_compete_budget_ok(ca->hist->since_pkts, ca->alpha,
-					    &ca->hist->loss))
+					    &ca->hist->loss)) {
+			trace_pert_response(sk, PERT_TR_PASSED, cwnd, cwnd,
+					    ca->curq_us, ca->maxq_us, ca->prob);
 			return;
+		}
 		ca->hist->since_pkts = 0;
 	}
 
@@ -431,6 +439,8 @@ static void pert_check_early_response(struct sock *sk, struct pert *ca)
 	tp->snd_ssthresh = next;
 	ca->ai_acc = 0;
 	ca->responses++;
+	trace_pert_response(sk, PERT_TR_EARLY, cwnd, next, ca->curq_us,
+			    ca->maxq_us, ca->prob);
 }
 
 static void pert_cong_avoid(struct sock *sk, u32 ack, u32 acked)
@@ -462,15 +472,19 @@ static u32 pert_ssthresh(struct sock *sk)
 	struct pert *ca = inet_csk_ca(sk);
 	u32 cwnd = tcp_snd_cwnd(tp);
 	struct pert_params p;
+	u32 next;
 
 	pert_params_load(&p);
 	ca->loss_cwnd = cwnd;
 	if (ca->hist)
 		pert_li_event(&ca->hist->loss);
 	pert_mark_response(tp, ca);
-	return pert_cwnd_after_decrease(cwnd,
+	next = pert_cwnd_after_decrease(cwnd,
 					pert_beta(ca->curq_us, ca->maxq_us,
 						  p.beta_min, p.beta_max));
+	trace_pert_response(sk, PERT_TR_LOSS, cwnd, next, ca->curq_us,
+			    ca->maxq_us, ca->prob);
+	return next;
 }
 
 static u32 pert_undo_cwnd(struct sock *sk)

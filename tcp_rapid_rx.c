@@ -217,6 +217,8 @@ static struct rapid_rx_param rapid_rx_p_min_excursion = {
 	RAPID_PC_L_DEFAULT, 1, RAPID_PSTREAM_MAX, "gaps" };
 static struct rapid_rx_param rapid_rx_p_recv_gap_min = {
 	RAPID_PC_RECV_GAP_MIN_NS_DEFAULT, 0, RAPID_PC_RECV_GAP_MIN_NS_MAX, "ns" };
+static struct rapid_rx_param rapid_rx_p_q_noise = {
+	0, 0, RAPID_PC_Q_NOISE_NS_MAX, "ns" };
 static struct rapid_rx_param rapid_rx_p_min_pkts = {
 	RAPID_PC_MIN_PKTS_DEFAULT, 2, RAPID_PSTREAM_MAX, "packets" };
 static struct rapid_rx_param rapid_rx_p_feedback_acks = { 4, 0, 65535, "ACKs" };
@@ -269,6 +271,9 @@ MODULE_PARM_DESC(min_excursion,
 module_param_cb(recv_gap_min_ns, &rapid_rx_param_ops, &rapid_rx_p_recv_gap_min, 0644);
 MODULE_PARM_DESC(recv_gap_min_ns,
 		 "receive gaps below this are coalesced arrivals (ns); 0 (off)..1000000, default 1000");
+module_param_cb(q_noise_ns, &rapid_rx_param_ops, &rapid_rx_p_q_noise, 0644);
+MODULE_PARM_DESC(q_noise_ns,
+		 "a delay rise counts only above this noise floor (ns); 0..1000000, default 0");
 module_param_cb(min_pkts, &rapid_rx_param_ops, &rapid_rx_p_min_pkts, 0644);
 MODULE_PARM_DESC(min_pkts,
 		 "fewer usable packets in a stream give no estimate (packets); 2..128, default 3");
@@ -316,6 +321,7 @@ static void rapid_rx_params_load(struct rapid_pc_params *p)
 	p->min_excursion = READ_ONCE(rapid_rx_p_min_excursion.val);
 	p->recv_gap_min_ns = READ_ONCE(rapid_rx_p_recv_gap_min.val);
 	p->min_pkts = READ_ONCE(rapid_rx_p_min_pkts.val);
+	p->q_noise_ns = READ_ONCE(rapid_rx_p_q_noise.val);
 }
 
 /* ---- flow table ------------------------------------------------------------ */

@@ -139,25 +139,38 @@ else
 fi
 
 # A transfer completes with each module through a netem path (loss too).
+# ... with the modules' tracepoints on: each must fire on such a path.
 lab_set_data_netem "loss 0.5%"
 port=5201
+TR=/sys/kernel/tracing
+kt_mount_tracefs || kt_fail "tracefs mounts"
+echo 0 >"$TR/tracing_on"
+echo >"$TR/trace"
+for ev in tcp_pert/pert_response tcp_rapid/rapid_stream tcp_rapid/rapid_abest; do
+	echo 1 >"$TR/events/$ev/enable" || kt_fail "enable tracepoint $ev"
+done
+echo 1 >"$TR/tracing_on"
 for cc in $ALGS; do
 	lab_iperf_server "$LAB_RCV" $port
 	if lab_iperf "$snd" "$LAB_RCV4" $port 3 "$cc" "$KT_TMP/iperf.$cc.json"; then
 		mbit=$($PY -c "import json,sys; d=json.load(open(sys.argv[1])); print(round(d['end']['sum_received']['bits_per_second']/1e6, 2))" "$KT_TMP/iperf.$cc.json")
-		if [ "$cc" = rapid ]; then
-			# Until RAPID's estimator feeds its controller (issue 4) a
-			# rapid flow stays at its 100 kbit/s start rate: it must
-			# complete and move data, not be fast.
-			kt_cmp "iperf3 -C $cc through 50 Mbit/s, 10 ms, 0.5% loss completes and moves data (Mbit/s)" "$mbit" ">" 0
-		else
-			kt_cmp "iperf3 -C $cc through 50 Mbit/s, 10 ms, 0.5% loss moves data (Mbit/s)" "$mbit" ">" 1
-		fi
+		kt_cmp "iperf3 -C $cc through 50 Mbit/s, 10 ms, 0.5% loss moves data (Mbit/s)" "$mbit" ">" 1
 	else
 		kt_fail "iperf3 -C $cc through a netem path"
 		sed 's/^/#   /' "$KT_TMP/iperf.$cc.json" | tail -n 5
 	fi
 	port=$((port + 1))
 done
+echo 0 >"$TR/tracing_on"
+cat "$TR/trace" >"$KT_TMP/cc.trace"
+echo 0 >"$TR/events/enable"
+kt_cmp "tracepoint tcp_pert:pert_response: loss responses (kind=2) of the lossy pert flow" \
+	"$(grep -c 'pert_response:.* kind=2 ' "$KT_TMP/cc.trace")" ">" 0
+kt_cmp "tracepoint tcp_rapid:rapid_stream: p-streams of the rapid flow" \
+	"$(grep -c 'rapid_stream:' "$KT_TMP/cc.trace")" ">" 10
+kt_cmp "tracepoint tcp_rapid:rapid_abest: estimates of the rapid flow" \
+	"$(grep -c 'rapid_abest:' "$KT_TMP/cc.trace")" ">" 5
+kt_cmp "tracepoint events name their socket (sport= dport=5203 skaddr=)" \
+	"$(grep -c 'rapid_stream: sport=[0-9]* dport=5203 skaddr=' "$KT_TMP/cc.trace")" ">" 10
 
 kt_done

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# RAPID's estimators end to end (precise clock: one-way delays and ACK
+# timing must be on time).  One rapid flow through a 100 Mbit/s, 20 ms
+# bottleneck for 15 s; a second sender adds UDP cross traffic of 0, then 30,
+# then 60 Mbit/s (5 s each).  ABest per stream comes from the tracepoint
+# tcp_rapid:rapid_abest (scripts/rapid_events.py), the true avail-bw from
+# the link rate minus the cross traffic measured at the receiver, both as
+# TCP payload rates (1436-byte segments in 1514-byte frames).
+#  (a) with tcp_rapid_rx on the receiver: feedback drives the controller,
+#      the sender-side estimate stays off;
+#  (b) without it (a stock receiver): the sender-side estimate engages;
+#  (c) both: the rate RAPID adopts (median r_avg per phase) is within 20%
+#      of the avail-bw and follows the step down (0 -> 60 Mbit/s cross).
+# The per-stream ABest distribution (p10/median/p90) is printed against
+# the avail-bw for the accuracy table of docs/rapid.md.
+. "$LAB_TOP/tests/vm/lib.sh"
+PY=$(bash "$LAB_TOP/scripts/lab-setup.sh" --print-env | sed -n 's/^LAB_VENV=//p')/bin/python
+[ -x "$PY" ] || PY=python3
+EV="$LAB_TOP/scripts/rapid_events.py"
+RATE=100		# Mbit/s at the bottleneck (htb: frames of 1514 bytes)
+PHASE=5			# seconds per cross-traffic level
+PAYLOAD=1436		# TCP payload of a marked segment (MSS 1448 - 12)
+FRAME=1514
+
+kt_mount_tracefs || { kt_fail "tracefs mounts"; kt_done; }
+T=/sys/kernel/tracing
+lab_allow_cc rapid
+lab_dumbbell --senders 2 --rate ${RATE}mbit --rtt 20
+snd=${LAB_SND[0]} xs=${LAB_SND[1]}
+RXKO=$LAB_TOP/tcp_rapid_rx.ko
+
+# udp_out NS: UDP datagrams sent from NS so far.
+udp_out() { lab_ns "$1" awk '$1 == "Udp:" && $2 ~ /^[0-9]+$/ { print $5 }' /proc/net/snmp; }
+
+# run TAG PORT: the rapid flow alone for PHASE s, then with 30 and with
+# 60 Mbit/s of UDP cross traffic for PHASE s each.  A trace marker "phase
+# xN" is written once the UDP sender's first datagrams are out (starting a
+# process takes a while in the precise clock), "phase gapN" when it ends.
+# The trace goes to $KT_TMP/TAG.trace, the UDP reports to TAG.udpN.json.
+run() {
+	local tag=$1 port=$2 pid upid x n0 i
+	echo 0 >"$T/tracing_on"
+	echo >"$T/trace"
+	echo 16384 >"$T/buffer_size_kb"
+	echo 1 >"$T/events/tcp_rapid/rapid_abest/enable"
+	echo 1 >"$T/tracing_on"
+	lab_iperf_server "$LAB_RCV" "$port"
+	lab_iperf "$snd" "$LAB_RCV4" "$port" $((3 * PHASE + 6)) rapid "$KT_TMP/$tag.json" &
+	pid=$!
+	echo "phase x0" >"$T/trace_marker"
+	sleep "$PHASE"
+	for x in 30 60; do
+		lab_iperf_server "$LAB_RCV" $((port + x))
+		n0=$(udp_out "$xs")
+		ip netns exec "$xs" iperf3 -c "$LAB_RCV4" -p $((port + x)) -u -b ${x}M -l 1400 \
+			-t "$PHASE" -J >"$KT_TMP/$tag.udp$x.json" 2>"$KT_TMP/$tag.udp$x.err" &
+		upid=$!
+		for i in $(seq 1 200); do
+			[ "$(udp_out "$xs")" -gt $((n0 + 20)) ] && break
+			sleep 0.02
+		done
+		echo "phase x$x" >"$T/trace_marker"
+		wait $upid
+		echo "phase gap$x" >"$T/trace_marker"
+	done
+	wait $pid
+	echo 0 >"$T/tracing_on"
+	cat "$T/trace" >"$KT_TMP/$tag.trace"
+	echo 0 >"$T/events/tcp_rapid/rapid_abest/enable"
+}
+
+# avail X TAG: the payload avail-bw (Mbit/s) with X Mbit/s of cross traffic
+# as the receiver measured it (UDP payload 1400 + 42 bytes of headers).
+avail() {
+	local cross=0
+	if [ "$1" != 0 ]; then
+		cross=$($PY -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["end"]["sum"]
+pk = s["packets"] - s.get("lost_packets", 0)
+print(round(pk * (1400 + 42) * 8 / s["seconds"] / 1e6, 2))' "$KT_TMP/$2.udp$1.json" 2>&1) || {
+			kt_diag "udp$1: $cross $(head -c 300 "$KT_TMP/$2.udp$1.json" "$KT_TMP/$2.udp$1.err")"
+			cross=""
+		}
+	fi
+	[ -n "$cross" ] || { echo ""; return; }
+	awk -v r=$RATE -v c="$cross" -v p=$PAYLOAD -v f=$FRAME \
+		'BEGIN { printf "%.2f\n", (r - c) * p / f }'
+}
+
+# field TAG PHASE KEY: one value of rapid_events.py's per-phase summary.
+field() {
+	grep "\"phase\": \"$2\"" "$KT_TMP/$1.phases" |
+		$PY -c 'import json,sys; v = json.load(sys.stdin)[sys.argv[1]]; print("" if v is None else v)' "$3" 2>/dev/null
+}
+
+# relerr A B: |A - B| / B
+relerr() { awk -v m="$1" -v a="$2" 'BEGIN { d = m - a; if (d < 0) d = -d; printf "%.3f\n", (a > 0 ? d / a : 9) }'; }
+
+# check TAG SRC WHAT: per phase, the estimates come from SRC and the rate
+# RAPID adopts (median r_avg) is within 20% of the avail-bw.  The median
+# ABest per stream and its p10/p90 are printed against the avail-bw (the
+# accuracy table of docs/rapid.md): a quality number, not a check.
+check() {
+	local tag=$1 src=$2 what=$3 x a med r r0 r60
+	# 1.5 s to converge, the last 0.5 s of a phase left out
+	$PY "$EV" phases "$KT_TMP/$tag.trace" --skip 1.5 --until $((PHASE * 10 - 5))e-1 \
+		--src "$src" >"$KT_TMP/$tag.phases"
+	for x in 0 30 60; do
+		a=$(avail $x "$tag")
+		med=$(field "$tag" x$x abest_median)
+		r=$(field "$tag" x$x r_avg_median)
+		kt_diag "$what, cross $x: avail-bw ${a:-?} Mbit/s; ABest p10 $(field "$tag" x$x abest_p10)" \
+			"median ${med:-?} p90 $(field "$tag" x$x abest_p90) (error of the median" \
+			"$( [ -n "$med" ] && [ -n "$a" ] && relerr "$med" "$a" )); r_avg median ${r:-?}"
+		kt_cmp "$what, cross $x Mbit/s: stream estimates in the phase" \
+			"$(field "$tag" x$x estimates)" ">" 20
+		if [ -n "$r" ] && [ -n "$a" ]; then
+			kt_cmp "$what, cross $x Mbit/s: median r_avg $r Mbit/s within 20% of the avail-bw $a (relative error)" \
+				"$(relerr "$r" "$a")" "<=" 0.20
+		else
+			kt_fail "$what, cross $x Mbit/s: median r_avg '$r' vs avail-bw '$a'"
+		fi
+	done
+	r0=$(field "$tag" x0 r_avg_median) r60=$(field "$tag" x60 r_avg_median)
+	kt_cmp "$what: median r_avg with 60 Mbit/s cross traffic below 70% of that alone ($r60 vs $r0 Mbit/s)" \
+		"$(awk -v a="$r60" -v b="$r0" 'BEGIN { printf "%.3f\n", (b > 0 ? a / b : 9) }')" "<" 0.7
+	kt_diag "$tag: $($PY -c 'import json,sys; d=json.load(open(sys.argv[1])); print("throughput %.1f Mbit/s, retransmits %s" % (d["end"]["sum_received"]["bits_per_second"]/1e6, d["end"]["sum_sent"].get("retransmits")))' "$KT_TMP/$tag.json" 2>&1)"
+}
+
+stat() { awk -v n="$1" '$1 == n { print $2 }' /sys/module/tcp_rapid/parameters/stats; }
+
+# Experiments: T55_PARTS="helper stock" (default both), T55_RX_Q_NOISE=ns
+# for the helper's noise floor.
+PARTS=${T55_PARTS:-helper stock}
+
+# (a) with the receiver's helper (lab-run loaded it)
+grep -q '^tcp_rapid_rx ' /proc/modules || insmod "$RXKO"
+[ -n "${T55_RX_Q_NOISE:-}" ] && echo "$T55_RX_Q_NOISE" >/sys/module/tcp_rapid_rx/parameters/q_noise_ns
+kt_diag "helper: q_noise_ns $(cat /sys/module/tcp_rapid_rx/parameters/q_noise_ns)"
+if [[ " $PARTS " == *" helper "* ]]; then
+fb0=$(stat fb_applied) se0=$(stat sest_applied)
+run helper 5301
+kt_cmp "helper: feedback options applied by the sender" "$(( $(stat fb_applied) - fb0 ))" ">" 200
+kt_cmp "helper: no sender-side estimate once feedback arrives (count)" \
+	"$(( $(stat sest_applied) - se0 ))" "<=" 5
+check helper 1 "helper"
+fi
+[[ " $PARTS " == *" stock "* ]] || kt_done
+
+# (b) a stock receiver
+kt_rmmod_wait tcp_rapid_rx 30 >/dev/null || kt_fail "rmmod tcp_rapid_rx"
+fb0=$(stat fb_acks) se0=$(stat sest_applied)
+run stock 5401
+kt_cmp "stock: no feedback option seen" "$(( $(stat fb_acks) - fb0 ))" "==" 0
+kt_cmp "stock: sender-side estimates applied" "$(( $(stat sest_applied) - se0 ))" ">" 200
+check stock 2 "stock"
+insmod "$RXKO" 2>/dev/null
+kt_done
