@@ -795,6 +795,41 @@ static inline u32 rapid_cwnd_target(u64 rate, u64 srtt_us, u32 mss, u32 n)
 }
 
 /*
+ * Standing-queue drain (ours; docs/rapid.md "Deviations").  PathChirp puts
+ * ABest at the first probed rate above the avail-bw, so on average half a
+ * rate step (m = 1.07: ~3.5%) too high; a sender at ABest then builds a
+ * queue that only loss removes.  The sender measures the standing queue
+ * qd (lowest RTT over the last stream minus the path's minimum RTT) and
+ * gives the controller ABest less the rate that drains qd in one base RTT
+ * (at least RAPID_DRAIN_T_MIN_US):  ABest * (1 - qd / T),  at most
+ * max_milli / 1000 off.  In equilibrium qd / T equals the estimator's
+ * bias: ~1.4 ms at 40 ms, a few packets.
+ */
+#define RAPID_DRAIN_T_MIN_US	10000U	/* 10 ms */
+#define RAPID_DRAIN_SCALE	1000U	/* max_milli, cut: 1/1000 */
+
+static inline u64 rapid_drain_abest(u64 abest, u32 qd_us, u32 base_us,
+				    u32 max_milli)
+{
+	u32 t = base_us > RAPID_DRAIN_T_MIN_US ? base_us : RAPID_DRAIN_T_MIN_US;
+	u64 cut;
+
+	if (!qd_us || !max_milli || !abest)
+		return abest;
+	if (max_milli > RAPID_DRAIN_SCALE)
+		max_milli = RAPID_DRAIN_SCALE;
+	cut = qd_us >= t ? RAPID_DRAIN_SCALE :
+	      div_u64((u64)qd_us * RAPID_DRAIN_SCALE, t);
+	if (cut > max_milli)
+		cut = max_milli;
+	/* abest <= RAPID_RATE_MAX < 2^34, cut <= 1000 < 2^10 */
+	if (abest > RAPID_RATE_MAX)
+		abest = RAPID_RATE_MAX;
+	abest -= div_u64(abest * cut, RAPID_DRAIN_SCALE);
+	return abest ? abest : 1;
+}
+
+/*
  * The estimator and the feedback option codec (PathChirp's excursion
  * analysis -> ABest), so that this is the one header the module includes.
  */

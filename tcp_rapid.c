@@ -189,6 +189,10 @@ struct rapid_stream {
 struct rapid_ring {
 	struct rapid_sest est;		/* the stream at tail, from its ACKs */
 	u32 abest_kbps;			/* last ABest applied, kbit/s */
+	u32 win_rtt_us;			/* lowest RTT sample since the last
+					 * stream completed, us (U32_MAX: none)
+					 */
+	u32 qd_us;			/* standing queue: that minus min RTT, us */
 	u16 head;			/* streams recorded (free-running) */
 	u16 tail;			/* streams completed (free-running) */
 	u16 mask;			/* slots - 1 (slots a power of two) */
@@ -260,6 +264,8 @@ static struct rapid_param rapid_p_mark_data = {
 	1, 0, 1, "(boolean)", false, false };
 static struct rapid_param rapid_p_sender_estimate = {
 	1, 0, 1, "(boolean)", false, false };
+static struct rapid_param rapid_p_drain_max = {
+	250, 0, 1000, "1/1000", false, false };
 static struct rapid_param rapid_p_ack_noise = {
 	RAPID_SEST_Q_NOISE_NS_DEF / NSEC_PER_USEC, 0,
 	RAPID_PC_Q_NOISE_NS_MAX / NSEC_PER_USEC, "us", false, false };
@@ -340,6 +346,9 @@ MODULE_PARM_DESC(mark_data,
 module_param_cb(sender_estimate, &rapid_param_ops, &rapid_p_sender_estimate, 0644);
 MODULE_PARM_DESC(sender_estimate,
 		 "estimate ABest from ACK arrival times while the receiver sends no feedback; 0..1, default 1");
+module_param_cb(drain_max, &rapid_param_ops, &rapid_p_drain_max, 0644);
+MODULE_PARM_DESC(drain_max,
+		 "standing-queue drain: the largest cut of ABest (1/1000); 0 (off)..1000, default 250");
 module_param_cb(ack_noise_us, &rapid_param_ops, &rapid_p_ack_noise, 0644);
 MODULE_PARM_DESC(ack_noise_us,
 		 "sender-side estimate: ACK timing noise floor (us); 0..1000, default 10");
@@ -647,6 +656,10 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 	if (lossy)
 		eb |= RAPID_EB_LOSSY;
 	abest = rapid_estimate_bound(rule, abest, top, eb);
+	if (ca->ring && ca->ctl.phase == RAPID_PHASE_STEADY)
+		abest = rapid_drain_abest(abest, ca->ring->qd_us,
+					  tcp_min_rtt(tcp_sk(sk)),
+					  READ_ONCE(rapid_p_drain_max.val));
 	if (abest)
 		rapid_on_abest(sk, id, abest);
 	trace_rapid_abest(sk, id, src, rule, lossy, rapid_rate_to_kbps(raw),
@@ -674,6 +687,13 @@ static void rapid_stream_done(struct sock *sk, u32 id,
 		(rec && (rec->flags & RAPID_SF_RETRANS));
 
 	ca->lost_snap = tp->lost;
+	if (ca->ring && ca->ring->win_rtt_us != U32_MAX) {
+		u32 base = tcp_min_rtt(tp);
+
+		ca->ring->qd_us = ca->ring->win_rtt_us > base ?
+				  ca->ring->win_rtt_us - base : 0;
+		ca->ring->win_rtt_us = U32_MAX;
+	}
 	rapid_cfg_load(&cfg);
 	if (rapid_ctl_on_stream_done(&ca->ctl, &cfg, id, lossy) ==
 	    RAPID_EV_LOSS_REDUCE)
@@ -1116,6 +1136,7 @@ static void rapid_init(struct sock *sk)
 	}
 	if (ca->ring) {
 		ca->ring->mask = slots - 1;
+		ca->ring->win_rtt_us = U32_MAX;
 	} else {
 		ca->flags |= RAPID_F_NORING;
 		if (READ_ONCE(rapid_p_stream_slots.val))
@@ -1160,6 +1181,9 @@ static void rapid_cong_control(COMPAT_CONG_CONTROL_ARGS)
 
 	if (!ca->ctl.n)
 		return;
+	/* the lowest RTT of the stream being acknowledged: standing queue */
+	if (ca->ring && rs->rtt_us > 0)
+		ca->ring->win_rtt_us = min_t(u32, ca->ring->win_rtt_us, rs->rtt_us);
 	rapid_sest_on_ack(sk);
 	rapid_complete_streams(sk);
 	rapid_set_cwnd(sk);

@@ -16,7 +16,8 @@ A trace is what /sys/kernel/tracing/trace (or trace-cmd report) prints, e.g.
 Phases are delimited by trace_marker lines "phase NAME" (echo "phase x" >
 /sys/kernel/tracing/trace_marker); events before the first marker belong
 to phase "start".  `phases` prints one JSON object per phase: event count
-and p10/median/p90 of raw_kbps and r_avg_kbps for the chosen source
+(streams that gave none, rule 0, are only counted) and p10/median/p90 of
+raw_kbps and r_avg_kbps for the chosen source
 (0 inject, 1 receiver feedback, 2 sender-side), skipping the first S
 seconds of each phase (convergence) and, with --until U, what comes later
 than U seconds into it.
@@ -74,10 +75,11 @@ def pct(v, q):
 
 
 def cmd_phases(a):
-    phases = [{"name": "start", "t0": None, "raw": [], "r_avg": [], "n": 0}]
+    phases = [{"name": "start", "t0": None, "raw": [], "r_avg": [], "n": 0, "none": 0}]
     for kind, ts, *rest in parse(a.trace):
         if kind == "mark":
-            phases.append({"name": rest[0], "t0": ts, "raw": [], "r_avg": [], "n": 0})
+            phases.append({"name": rest[0], "t0": ts, "raw": [], "r_avg": [], "n": 0,
+                           "none": 0})
             continue
         ev, f = rest
         ph = phases[-1]
@@ -87,12 +89,15 @@ def cmd_phases(a):
             continue
         if ts - ph["t0"] < a.skip or (a.until and ts - ph["t0"] > a.until):
             continue
+        if f.get("rule") == 0 and f.get("src") != 0:
+            ph["none"] += 1     # the stream gave no estimate
+            continue
         ph["n"] += 1
         ph["raw"].append(f.get("raw_kbps", 0) / 1000.0)
         ph["r_avg"].append(f.get("r_avg_kbps", 0) / 1000.0)
     for ph in phases:
         raw, ravg = np.array(ph["raw"]), np.array(ph["r_avg"])
-        print(json.dumps({"phase": ph["name"], "estimates": ph["n"],
+        print(json.dumps({"phase": ph["name"], "estimates": ph["n"], "no_estimate": ph["none"],
                           "abest_p10": pct(raw, 10), "abest_median": pct(raw, 50),
                           "abest_p90": pct(raw, 90), "r_avg_median": pct(ravg, 50)}))
     return 0

@@ -57,6 +57,7 @@ def main():
     lines += [ev(100.5, 1, 999000, 1000)]
     lines += [ev(101.0 + i * 0.1, 1, (i + 1) * 10000, 20000) for i in range(5)]
     lines += [ev(101.2, 2, 77000, 77000)]          # another source
+    lines += [ev(101.3, 1, 0, 20000).replace("rule=1", "rule=0")]  # no estimate
     lines += ["garbage line without an event\n"]
     lines += [mark(110.0, "b"), ev(110.1, 1, 5000, 6000), ev(111.0, 1, 5000, 6000)]
     lines += [ev(120.0, 1, 4000, 4000)]            # 9.9 s in: cut by --until 5
@@ -76,6 +77,7 @@ def main():
     check("p10 / p90 interpolate (14 / 46)",
           a.get("abest_p10") == 14.0 and a.get("abest_p90") == 46.0, str(a))
     check("median r_avg", a.get("r_avg_median") == 20.0, str(a))
+    check("a stream without an estimate (rule 0) is counted apart", a.get("no_estimate") == 1, str(a))
     b = rows.get("b", {})
     check("until cuts late events of a phase", b.get("estimates") == 1, str(b))
     check("an empty phase has no median", rows.get("start", {}).get("abest_median") is None)
@@ -87,7 +89,7 @@ def main():
 
     rc, out = run(["csv"], text)
     rows = out.strip().splitlines()
-    check("csv: a header and one row per rapid_abest event", rc == 0 and len(rows) == 1 + 10,
+    check("csv: a header and one row per rapid_abest event", rc == 0 and len(rows) == 1 + 11,
           out[:300])
     check("csv: fields by name", rows[0].startswith("ts,sport,dport,skaddr,id,src,rule"), rows[0])
     rc, out = run(["csv"], "# empty\n")

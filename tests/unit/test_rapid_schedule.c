@@ -888,8 +888,32 @@ static void test_cwnd(void)
 	       "cwnd: rate 0, mss 0 guarded (1 B/s, 1 B)");
 }
 
+static void test_drain(void)
+{
+	const u64 a = 6250000;	/* 50 Mbit/s */
+
+	tap_eq(rapid_drain_abest(a, 0, 40000, 250), a, "drain: no standing queue, ABest unchanged");
+	/* qd 1 ms against a 40 ms base RTT: 1000 * 1 / 40 = 25 (1/1000) off */
+	tap_eq(rapid_drain_abest(a, 1000, 40000, 250), a - a * 25 / 1000,
+	       "drain: 1 ms of queue at 40 ms RTT takes 2.5%% off");
+	/* base RTT below 10 ms counts as 10 ms: 1 ms -> 10% */
+	tap_eq(rapid_drain_abest(a, 1000, 2000, 250), a - a / 10,
+	       "drain: short paths use T = 10 ms (1 ms of queue -> 10%%)");
+	tap_eq(rapid_drain_abest(a, 30000, 40000, 250), a - a / 4,
+	       "drain: at most max_milli off (25%%)");
+	tap_eq(rapid_drain_abest(a, 90000, 40000, 1000), 1,
+	       "drain: a queue above T with max 100%% leaves the floor of 1 B/s");
+	tap_eq(rapid_drain_abest(a, 1000, 40000, 0), a, "drain: max_milli 0 is off");
+	tap_eq(rapid_drain_abest(0, 1000, 40000, 250), 0, "drain: no estimate stays none");
+	tap_ok(rapid_drain_abest(~0ULL, 1000, 40000, 250) < ~0ULL,
+	       "drain: a huge ABest saturates at RAPID_RATE_MAX first, no overflow");
+	tap_eq(rapid_drain_abest(a, 1000, 40000, 5000), a - a * 25 / 1000,
+	       "drain: max_milli above 1000 is 1000");
+}
+
 int main(void)
 {
+	test_drain();
 	test_rho();
 	test_paper_defaults();
 	test_rates_vs_reference();
