@@ -653,7 +653,12 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 	}
 	if (ca->ctl.phase == RAPID_PHASE_SS)
 		eb |= RAPID_EB_SS;
-	if (lossy)
+	/*
+	 * The receiver marks an unpaced stream truncated (its send stamps do
+	 * not increase): for those only the sender's own retransmission flag
+	 * says loss.
+	 */
+	if (lossy && !(src == RAPID_SRC_RECEIVER && (eb & RAPID_EB_UNPACED)))
 		eb |= RAPID_EB_LOSSY;
 	abest = rapid_estimate_bound(rule, abest, top, eb);
 	if (ca->ring && ca->ctl.phase == RAPID_PHASE_STEADY)

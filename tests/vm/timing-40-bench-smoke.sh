@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The benchmark harness end to end, in small: a 5 s scenario with two bulk
+# flows, a CBR stream, short transfers and a rate change, run for cubic and
+# reno through the same guest driver as `make bench` (scripts/bench_guest.sh)
+# and analysed by scripts/bench.py; the results JSON must have the metric
+# names of docs/benchmarks.md with plausible values.  Precise clock, as
+# `make bench` runs (in the fast clock a busy host starts the flows late):
+# only sanity, no performance, hence the loose bounds.
+. "$LAB_TOP/tests/vm/lib.sh"
+
+PY=$(bash "$LAB_TOP/scripts/lab-setup.sh" --print-env | sed -n 's/^LAB_VENV=//p')/bin/python
+[ -x "$PY" ] || PY=python3
+OUT=$KT_TMP/bench
+RATE=10
+
+kt_check "bench.py plan resolves a scenario with --cc and --set overrides" \
+	$PY "$LAB_TOP/scripts/bench.py" plan --scenario demo --cc cubic,reno \
+	--set duration_s=5 --set bottleneck.rate_mbit=$RATE --set bottleneck.buffer=60 \
+	--set 'flows=[{"cc": "@cc", "rtt_ms": 40}, {"cc": "@cc", "rtt_ms": 40, "start_s": 0.5}]' \
+	--set 'cross=[{"type": "cbr", "rate_mbit": 4, "start_s": 1, "stop_s": 3}, {"type": "short", "rtt_ms": 20, "start_s": 0.5, "load_mbit": 1, "size_kb": 20}]' \
+	--set 'schedule=[{"at_s": 3.5, "rate_mbit": 15}]' \
+	--out "$OUT"
+
+start=$(date +%s)
+kt_check "the guest driver runs both runs without error" \
+	bash "$LAB_TOP/scripts/bench_guest.sh" "$OUT/plan.json" "$OUT"
+kt_diag "guest driver: $(( $(date +%s) - start )) s"
+for cc in cubic reno; do
+	kt_check "$cc: raw samples were written (tcp.csv, qdisc.csv, iperf3 JSON)" \
+		test -s "$OUT/runs/$cc/tcp.csv" -a -s "$OUT/runs/$cc/qdisc.csv" \
+		-a -s "$OUT/runs/$cc/flow0.json" -a -s "$OUT/runs/$cc/short0.csv"
+done
+
+$PY "$LAB_TOP/scripts/bench.py" analyze "$OUT" --no-plots >"$KT_TMP/analyze.out" 2>&1
+rc=$?
+[ $rc = 0 ] && kt_ok "bench.py analyze succeeds" || {
+	kt_fail "bench.py analyze succeeds (exit $rc)"
+	tail -n 15 "$KT_TMP/analyze.out" | sed 's/^/#   /'
+}
+tail -n 1 "$KT_TMP/analyze.out" >"$KT_TMP/last.json"
+grep -v '^{' "$KT_TMP/analyze.out" | head -n 8 | sed 's/^/# /'
+
+kt_check "the last line is one JSON object with scenario, results, outdir" \
+	$PY -c 'import json, sys; d = json.load(open(sys.argv[1]))
+assert d["scenario"] == "demo" and set(d["results"]) == {"cubic", "reno"} and d["outdir"]' \
+	"$KT_TMP/last.json"
+
+# Every value the checks need, in one python run: lines "cc.name value".
+$PY - "$KT_TMP/last.json" >"$KT_TMP/values" <<'EOF_PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+keys = ("goodput_mbps util loss q50_pkts q95_pkts q95_ms jain_1s jain_10s t90_s "
+        "t90_rtts reacquire_rtts rt_p95_ms flow_goodput_mbps srtt_p95_ms").split()
+for cc, r in d["results"].items():
+    def out(name, v):
+        print(f"{cc}.{name} {'' if v is None else v}")
+    out("missing", ",".join(k for k in keys if k not in r) or "none")
+    for k in ("goodput_mbps", "util", "loss", "q95_pkts", "jain_1s", "rt_n",
+              "goodput_ratio_vs_cubic"):
+        out(k, r.get(k))
+    out("min_rtt_lo", min(r["flow_min_rtt_ms"]))
+    out("min_rtt_hi", max(r["flow_min_rtt_ms"]))
+    out("cc_seen", ",".join(r["cc_seen"]))
+    ratios = [b / ib for b, ib in zip(r["flow_bytes"], r["iperf_bytes"]) if b and ib]
+    out("bytes_lo", min(ratios) if len(ratios) == 2 else None)
+    out("bytes_hi", max(ratios) if len(ratios) == 2 else None)
+EOF_PY
+declare -A V
+while read -r k v; do V[$k]=$v; done <"$KT_TMP/values"
+
+for cc in cubic reno; do
+	[ "${V[$cc.missing]:-}" = none ] && kt_ok "$cc: every expected metric name is there" ||
+		kt_fail "$cc: every expected metric name is there (missing: ${V[$cc.missing]:-all})"
+	# Bytes the sampler last saw acknowledged against the bytes iperf3's
+	# receiver counted, per flow (the sampler may miss the last period).
+	kt_cmp "$cc: sampler and iperf3 agree on both flows' bytes (ratio >= 0.8)" \
+		"${V[$cc.bytes_lo]:-}" ">=" 0.8
+	kt_cmp "$cc: sampler and iperf3 agree on both flows' bytes (ratio <= 1.02)" \
+		"${V[$cc.bytes_hi]:-}" "<=" 1.02
+	kt_cmp "$cc: goodput (Mbit/s) is positive" "${V[$cc.goodput_mbps]:-}" ">" 0
+	kt_cmp "$cc: goodput is below the bottleneck rate" "${V[$cc.goodput_mbps]:-}" "<" $RATE
+	kt_cmp "$cc: utilisation is at most 1" "${V[$cc.util]:-}" "<=" 1.02
+	kt_cmp "$cc: utilisation is positive" "${V[$cc.util]:-}" ">" 0
+	kt_cmp "$cc: loss is a fraction" "${V[$cc.loss]:-}" "<" 1
+	kt_cmp "$cc: q95 (packets) is within the 60-packet buffer" "${V[$cc.q95_pkts]:-}" "<=" 60
+	kt_cmp "$cc: the flows' measured min RTT is the scenario's 40 ms (>=)" \
+		"${V[$cc.min_rtt_lo]:-}" ">=" 39.5
+	kt_cmp "$cc: the flows' measured min RTT is the scenario's 40 ms (<=)" \
+		"${V[$cc.min_rtt_hi]:-}" "<=" 60
+	kt_cmp "$cc: Jain's index at 1 s is at most 1" "${V[$cc.jain_1s]:-}" "<=" 1
+	kt_cmp "$cc: Jain's index at 1 s is at least 1/2 (two flows)" "${V[$cc.jain_1s]:-}" ">=" 0.5
+	kt_cmp "$cc: short transfers completed" "${V[$cc.rt_n]:-}" ">=" 3
+	[ "${V[$cc.cc_seen]:-}" = "$cc,$cc" ] && kt_ok "$cc: the sampler saw $cc on both flows" ||
+		kt_fail "$cc: the sampler saw $cc on both flows (got ${V[$cc.cc_seen]:-})"
+done
+kt_cmp "reno: goodput_ratio_vs_cubic is there" "${V[reno.goodput_ratio_vs_cubic]:-}" ">" 0
+kt_check "no namespace of the benchmark is left behind" \
+	bash -c '! ip netns list | grep -q "^lab-"'
+
+kt_done
