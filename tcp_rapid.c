@@ -363,6 +363,7 @@ enum rapid_stat {
 	RAPID_ST_FB_ACKS,	/* ACKs with a feedback option */
 	RAPID_ST_FB_REFUSED,	/* ... outside the window: ignored */
 	RAPID_ST_FB_APPLIED,	/* feedback handed to the controller */
+	RAPID_ST_FB_STALE,	/* ... for a stream already answered */
 	RAPID_ST_SEST_STREAMS,	/* streams the sender-side estimate analysed */
 	RAPID_ST_SEST_LATE,	/* ... that did not leave as planned */
 	RAPID_ST_SEST_APPLIED,	/* sender-side ABest handed to the controller */
@@ -371,7 +372,7 @@ enum rapid_stat {
 };
 
 static const char * const rapid_stat_names[RAPID_NSTATS] = {
-	"marked", "mark_failed", "fb_acks", "fb_refused", "fb_applied",
+	"marked", "mark_failed", "fb_acks", "fb_refused", "fb_applied", "fb_stale",
 	"sest_streams", "sest_late", "sest_applied", "nomem",
 };
 
@@ -865,6 +866,11 @@ static void rapid_probe_ack(void *data, struct sock *sk, struct sk_buff *skb)
 	}
 	ca->flags |= RAPID_F_RXFB;
 	id = ca->ctl.launched_id - (u16)((u16)ca->ctl.launched_id - fb.stream_id);
+	/* the helper repeats each result on a few ACKs: one is enough */
+	if (ca->ctl.last_id && !rapid_id_after(id, ca->ctl.last_id)) {
+		rapid_count(RAPID_ST_FB_STALE);
+		return;
+	}
 	if (READ_ONCE(rapid_p_inject_abest.val))
 		return;
 	if (rapid_on_estimate(sk, id, RAPID_SRC_RECEIVER, fb.rule, fb.abest,
