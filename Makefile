@@ -34,7 +34,7 @@ KSRCS := tcp_icc.c tcp_pert.c tcp_rapid.c tcp_rapid_rx.c
 KHDRS := $(filter-out cc_pure.h,$(wildcard *.h)) cc_pure.h
 MODULES := $(KSRCS:.c=.ko)
 
-.PHONY: all modules setup matrix check unit unit-build tools test demo bench clean kdir-check
+.PHONY: all modules setup matrix check unit unit-build fuzz fuzz-build tools test demo bench clean kdir-check
 
 all: modules
 
@@ -101,6 +101,25 @@ build/rapid-trace: scripts/rapid-trace.c $(wildcard *.h)
 tools: $(TOOLS)
 
 unit-build: $(UNIT_BINS) $(TOOLS)
+
+# --- fuzzing: libFuzzer (clang) on the option codecs and the estimators -------
+# `make fuzz FUZZ_SECONDS=N` runs each target N seconds on a copy of its
+# corpus (tests/fuzz/corpus/<target>; new finds are not written back).
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
+FUZZ_CC ?= clang
+FUZZ_CFLAGS := -g -O1 -Wall -Wextra -Werror -Wno-unused-function -I. \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_SECONDS ?= 30
+
+build/fuzz/%: tests/fuzz/%.c $(wildcard *.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $<
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/run.sh --fuzz-only
 
 unit: unit-build
 	@bash tests/run.sh --unit-only

@@ -726,7 +726,8 @@ static inline int rapid_pc_estimate(const struct rapid_pc_obs *o,
 		res->abest = res->first_rate >> 1 ? res->first_rate >> 1 : 1;
 		res->rule = RAPID_PC_RULE_EARLY_TREND;
 	} else if (!res->excursions && (l == RAPID_PC_NONE || l == n - 2)) {
-		res->abest = res->last_rate;
+		/* a rate below 1 B/s rounds to 0: still an estimate */
+		res->abest = res->last_rate ? res->last_rate : 1;
 		res->rule = RAPID_PC_RULE_NO_TREND;
 	} else {
 		res->abest = d ? d : 1;

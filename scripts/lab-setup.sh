@@ -85,10 +85,12 @@ if ! apt_has "linux-image-$LAB_KVER-unsigned" "$LAB_KPKG_VERSION" ||
 fi
 
 # --- Debian packages installed normally --------------------------------------
+# (clang and libclang-rt-14-dev: libFuzzer for tests/fuzz; the latter is
+# only a Recommends of clang)
 # qemu and iproute2 from backports: QEMU 10 was the one verified with icount,
 # iproute2 >= 6.7 knows the tcp_usec_ts route feature.
 want_pkgs=(kmod iperf3 bpftrace ethtool tcpdump procps psmisc
-	   python3-venv xz-utils busybox-static dkms)
+	   python3-venv xz-utils busybox-static dkms clang libclang-rt-14-dev)
 want_bpo=(qemu-system-x86 iproute2)
 missing=()
 for p in "${want_pkgs[@]}"; do

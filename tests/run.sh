@@ -7,7 +7,9 @@
 #   1. set-up, module build (pinned 6.12), W=1 compile matrix (6.12 + 6.1),
 #      checkpatch;
 #   2. the userspace unit tests (tests/unit/test_*.c, ASan + UBSan), built
-#      from the very headers the modules use;
+#      from the very headers the modules use, and the libFuzzer targets
+#      (tests/fuzz/fuzz_*.c) for FUZZ_SECONDS (default 30) each on their
+#      corpus (tests/fuzz/corpus/<target>);
 #   3. the lab VM suites (tests/vm/*.sh) inside the pinned kernel, booted by
 #      scripts/lab-run: the functional suites in the fast clock mode, the
 #      timing suites (tests/vm/timing-*.sh) in the precise one.
@@ -15,8 +17,9 @@
 # otherwise.  A skipped check is a failure unless LAB_ALLOW_SKIP=1 (the lab VM
 # is supposed to have everything: mptcp's "expect all features" idea).
 #
-# Options: --unit-only (just 2.), --vm-only (just 3.), --filter REGEX (VM
-# suites whose file name matches).
+# Options: --unit-only (2. without fuzzing), --fuzz-only (the fuzzing of
+# 2.), --vm-only (just 3.), --filter REGEX (VM suites whose file name
+# matches).
 set -uo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -28,8 +31,9 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--unit-only) mode=unit ;;
 	--vm-only) mode=vm ;;
+	--fuzz-only) mode=fuzz ;;
 	--filter) filter=$2; shift ;;
-	*) echo "usage: $0 [--unit-only|--vm-only] [--filter REGEX]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--unit-only|--fuzz-only|--vm-only] [--filter REGEX]" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -112,14 +116,14 @@ finish() {
 }
 
 build_ok=1
-if [ $mode != unit ]; then
+if [ $mode = all ] || [ $mode = vm ]; then
 	step "setup: scripts/lab-setup.sh (idempotent, cached)" bash scripts/lab-setup.sh || finish
 	step "build: modules against the pinned 6.12 headers" make -s modules || build_ok=0
 	step "build: W=1 warning-free against 6.12 and 6.1 headers" make -s matrix || true
 	step "check: checkpatch --strict clean" make -s check || true
 fi
 
-if [ $mode != vm ]; then
+if [ $mode = all ] || [ $mode = unit ]; then
 	if step "unit: build userspace tests (ASan+UBSan)" make -s unit-build; then
 		for bin in build/unit/test_*; do
 			[ -x "$bin" ] || continue
@@ -142,7 +146,28 @@ if [ $mode != vm ]; then
 	done
 fi
 
-if [ $mode != unit ]; then
+# libFuzzer, bounded: a crash or a broken invariant fails the target; the
+# input that did it is kept in the log directory.
+if [ $mode = all ] || [ $mode = fuzz ]; then
+	if step "fuzz: build the libFuzzer targets (clang, ASan+UBSan)" make -s fuzz-build; then
+		for bin in build/fuzz/fuzz_*; do
+			[ -x "$bin" ] || continue
+			t=$(basename "$bin")
+			work=$(mktemp -d)
+			if "$bin" -max_total_time="${FUZZ_SECONDS:-30}" -timeout=10 -rss_limit_mb=2048 \
+				-artifact_prefix="$logdir/$t-" "$work" "tests/fuzz/corpus/${t#fuzz_rapid_}" \
+				>"$logdir/$t.log" 2>&1; then
+				report ok "fuzz/$t: ${FUZZ_SECONDS:-30} s, $(grep -o 'Done [0-9]* runs' "$logdir/$t.log" | tail -n 1), no crash"
+			else
+				report fail "fuzz/$t" "see $logdir/$t.log"
+				grep -E 'ERROR|SUMMARY|runtime error' "$logdir/$t.log" | head -n 5 | sed 's/^/#   /'
+			fi
+			rm -rf "$work"
+		done
+	fi
+fi
+
+if [ $mode = all ] || [ $mode = vm ]; then
 	if [ $build_ok = 0 ]; then
 		report fail "vm: lab suites" "modules did not build"
 		finish
