@@ -9,7 +9,8 @@
 #   make matrix          W=1 builds against 6.12 and Debian 12's 6.1, warnings fail
 #   make check           checkpatch --strict on every kernel source
 #   make unit            userspace unit tests of the pure headers (ASan+UBSan)
-#   make test            the whole suite: set-up, build, check, unit, lab VM
+#   make fuzz [FUZZ_SECONDS=30]  libFuzzer targets (tests/fuzz) on their corpus
+#   make test            the whole suite: set-up, build, check, unit, fuzz, lab VM
 #   make demo            set-up, build, boot the lab, RAPID/PERT/ICC vs cubic
 #   make bench [BENCH=scenario] [CC=a,b]   lab benchmarks (precise clock)
 #   make clean
