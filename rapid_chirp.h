@@ -795,6 +795,35 @@ static inline u32 rapid_cwnd_target(u64 rate, u64 srtt_us, u32 mss, u32 n)
 }
 
 /*
+ * Slow start's floor (ours; docs/rapid.md "Deviations"): a slow-start
+ * stream of n packets is sent at least at the rate that spreads it over
+ * one smoothed RTT, n * mss / srtt, the pace of TCP's own window.  Without
+ * it the first paced streams at 100 kbit/s (or at r_avg / 4 after an RTO)
+ * last seconds each on a fast path.  Returns 0 without an RTT sample.
+ */
+static inline u64 rapid_ss_floor(u32 n, u32 mss, u32 srtt_us)
+{
+	if (!srtt_us)
+		return 0;
+	/* n <= 255, mss < 2^16, 1e6 < 2^20: below 2^44 */
+	return div64_u64((u64)n * mss * RAPID_USEC_PER_SEC, srtt_us);
+}
+
+/* Raise slow start's r_avg to @floor (B/s) as a new slow-start epoch. */
+static inline bool rapid_ctl_ss_raise(struct rapid_ctl *ctl,
+				      const struct rapid_cfg *cfg, u64 floor)
+{
+	if (!ctl->n || ctl->phase != RAPID_PHASE_SS)
+		return false;
+	floor = rapid_rate_clamp(floor, cfg->min_rate, cfg->max_rate);
+	if (ctl->r_avg >= floor)
+		return false;
+	ctl->r_avg = floor;
+	ctl->dirty = 1;		/* streams sent below it no longer count */
+	return true;
+}
+
+/*
  * Standing-queue drain (ours; docs/rapid.md "Deviations").  PathChirp puts
  * ABest at the first probed rate above the avail-bw, so on average half a
  * rate step (m = 1.07: ~3.5%) too high; a sender at ABest then builds a
@@ -827,6 +856,28 @@ static inline u64 rapid_drain_abest(u64 abest, u32 qd_us, u32 base_us,
 		abest = RAPID_RATE_MAX;
 	abest -= div_u64(abest * cut, RAPID_DRAIN_SCALE);
 	return abest ? abest : 1;
+}
+
+/*
+ * Is a loss congestive?  Only when the sender also sees a standing queue of
+ * at least max(RAPID_LOSS_QD_MIN_US, base RTT / 2^RAPID_LOSS_QD_SHIFT)
+ * (ours; docs/rapid.md "Loss responses").  RAPID runs with a queue of a
+ * few packets (the drain above), so random loss on a lossy link comes with
+ * none and leaves the rate alone, while overflow of a buffer that RAPID or
+ * a loss-based competitor filled comes with one.  A shallow buffer that
+ * overflows below the threshold shows in the estimates instead (an
+ * excursion before the hole).
+ */
+#define RAPID_LOSS_QD_MIN_US	2000U
+#define RAPID_LOSS_QD_SHIFT	3
+
+static inline bool rapid_loss_congestive(u32 qd_us, u32 base_us)
+{
+	u32 thr = base_us >> RAPID_LOSS_QD_SHIFT;
+
+	if (thr < RAPID_LOSS_QD_MIN_US)
+		thr = RAPID_LOSS_QD_MIN_US;
+	return qd_us >= thr;
 }
 
 /*

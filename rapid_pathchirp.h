@@ -62,7 +62,11 @@
  *    dropped rather than guessed.  A truncated "no trend" answer is only a
  *    lower bound (the rates above the hole were not seen): the sender decides
  *    what to do with it (the flag travels in the option).  Prefixes shorter
- *    than min_pkts give no estimate.
+ *    than min_pkts give no estimate.  A rise still open where a prefix is
+ *    cut counts as a trend only when it spans at least L gaps: a shorter one
+ *    may have been about to end (with random loss, short prefixes that end
+ *    in a rise of timing noise otherwise read as early trends and halve the
+ *    sender's rate stream after stream).
  *
  *  - Unreliable receive gaps (interrupt coalescing, GRO, batched
  *    timestamps): a receive gap below recv_gap_min_ns means the two packets
@@ -627,7 +631,7 @@ static inline s64 rapid_pc_noise(const struct rapid_pc_obs *o,
  */
 static inline void rapid_pc_find_excursions(const struct rapid_pc_ctx *c,
 					    u32 n, u32 f_milli, u32 min_len,
-					    s64 noise,
+					    s64 noise, bool truncated,
 					    struct rapid_pc_result *res)
 {
 	u32 i = 0, j, k;
@@ -652,7 +656,13 @@ static inline void rapid_pc_find_excursions(const struct rapid_pc_ctx *c,
 			}
 		}
 		if (!ended) {
-			res->open_start = (u8)i;
+			/*
+			 * A prefix cut by a hole may end in a short rise that
+			 * was about to end: only one of at least L gaps is a
+			 * persistent trend there.
+			 */
+			if (!truncated || n - 1 - i >= min_len)
+				res->open_start = (u8)i;
 			return;
 		}
 		if (j - i >= min_len) {
@@ -698,7 +708,7 @@ static inline int rapid_pc_estimate(const struct rapid_pc_obs *o,
 	c.o = o;
 	res->coalesced = (u8)rapid_pc_find_groups(&c, n, p->recv_gap_min_ns);
 	rapid_pc_find_excursions(&c, n, p->f_milli, p->min_excursion,
-				 rapid_pc_noise(o, p), res);
+				 rapid_pc_noise(o, p), res->stop != 0, res);
 
 	l = res->open_start;
 	x = l != RAPID_PC_NONE ? l : n - 2;

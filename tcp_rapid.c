@@ -152,6 +152,7 @@
 #define RAPID_SF_RETRANS	0x02	/* a packet of it was retransmitted */
 #define RAPID_SF_UNPACED	0x04	/* a gap inside it was not applied */
 #define RAPID_SF_TRUNCATED	0x08	/* ended early (idle restart, RTO) */
+#define RAPID_SF_REPAIRED	0x10	/* one of its own packets was retransmitted */
 
 /* get_info encoding (struct tcp_bbr_info; see rapid_get_info()). */
 #define RAPID_INFO_GAIN_SHIFT	8	/* ss prints the gains divided by 256 */
@@ -368,12 +369,13 @@ enum rapid_stat {
 	RAPID_ST_SEST_LATE,	/* ... that did not leave as planned */
 	RAPID_ST_SEST_APPLIED,	/* sender-side ABest handed to the controller */
 	RAPID_ST_NOMEM,		/* sockets without stream records */
+	RAPID_ST_LOSS_RANDOM,	/* losses without a standing queue: ignored */
 	RAPID_NSTATS
 };
 
 static const char * const rapid_stat_names[RAPID_NSTATS] = {
 	"marked", "mark_failed", "fb_acks", "fb_refused", "fb_applied", "fb_stale",
-	"sest_streams", "sest_late", "sest_applied", "nomem",
+	"sest_streams", "sest_late", "sest_applied", "nomem", "loss_random",
 };
 
 static DEFINE_PER_CPU(unsigned long[RAPID_NSTATS], rapid_stats);
@@ -511,6 +513,30 @@ static void rapid_set_cwnd(struct sock *sk)
 	tcp_snd_cwnd_set(tp, cwnd);
 }
 
+/*
+ * The standing queue the sender sees, us: the lowest RTT since the last
+ * stream completed (or over that stream) minus the path's minimum RTT.
+ */
+static u32 rapid_queue_delay_us(struct sock *sk)
+{
+	const struct rapid *ca = inet_csk_ca(sk);
+	u32 base = tcp_min_rtt(tcp_sk(sk)), qd;
+
+	if (!ca->ring)
+		return 0;
+	qd = ca->ring->qd_us;
+	if (ca->ring->win_rtt_us != U32_MAX && ca->ring->win_rtt_us > base)
+		qd = max(qd, ca->ring->win_rtt_us - base);
+	return qd;
+}
+
+/* A loss is congestive when a standing queue comes with it. */
+static bool rapid_loss_is_congestive(struct sock *sk)
+{
+	return rapid_loss_congestive(rapid_queue_delay_us(sk),
+				     tcp_min_rtt(tcp_sk(sk)));
+}
+
 /* ---- stream records ------------------------------------------------- */
 
 static struct rapid_stream *rapid_ring_slot(struct rapid_ring *ring, u16 i)
@@ -637,10 +663,27 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 			      const struct rapid_stream *rec)
 {
 	struct rapid *ca = inet_csk_ca(sk);
+	bool ss = ca->ctl.phase == RAPID_PHASE_SS, random = false;
 	struct rapid_schedule cur;
 	u64 raw = abest, top;
 	u32 eb = 0;
 
+	/*
+	 * The receiver marks an unpaced stream truncated (its send stamps do
+	 * not increase): for those only the sender's own retransmission flag
+	 * says loss.
+	 */
+	if (rec && (rec->flags & RAPID_SF_UNPACED) && src == RAPID_SRC_RECEIVER)
+		lossy = false;
+	/*
+	 * Loss without a standing queue is random (a lossy link), not
+	 * congestion.  A "no trend" prefix of such a stream is a lower bound:
+	 * in steady state it may raise r_avg but not lower it; in slow start
+	 * it says nothing (slow start waits for a loss-free stream rather
+	 * than leave at the prefix's rate).
+	 */
+	if (lossy && !rapid_loss_is_congestive(sk))
+		random = true;
 	if (rec) {
 		top = rapid_schedule_top(&rec->sched);
 		eb |= RAPID_EB_RECORDED;
@@ -652,16 +695,14 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 		rapid_ctl_schedule(&ca->ctl, &cur);
 		top = rapid_schedule_top(&cur);
 	}
-	if (ca->ctl.phase == RAPID_PHASE_SS)
+	if (ss)
 		eb |= RAPID_EB_SS;
-	/*
-	 * The receiver marks an unpaced stream truncated (its send stamps do
-	 * not increase): for those only the sender's own retransmission flag
-	 * says loss.
-	 */
-	if (lossy && !(src == RAPID_SRC_RECEIVER && (eb & RAPID_EB_UNPACED)))
+	if (lossy)
 		eb |= RAPID_EB_LOSSY;
 	abest = rapid_estimate_bound(rule, abest, top, eb);
+	if (random && rule == RAPID_PC_RULE_NO_TREND &&
+	    (ss || abest < ca->ctl.r_avg))
+		abest = 0;
 	if (ca->ring && ca->ctl.phase == RAPID_PHASE_STEADY)
 		abest = rapid_drain_abest(abest, ca->ring->qd_us,
 					  tcp_min_rtt(tcp_sk(sk)),
@@ -686,11 +727,19 @@ static void rapid_stream_done(struct sock *sk, u32 id,
 
 	/*
 	 * Lossy: TCP marked packets lost since the previous completion, or
-	 * one of its packets was retransmitted (one ACK may complete several
-	 * streams after a repaired hole: each of them with a hole counts).
+	 * one of its own packets was retransmitted (one ACK may complete
+	 * several streams after a repaired hole: each of them with a hole
+	 * counts).  Not RAPID_SF_RETRANS alone: that also marks the stream a
+	 * retransmission was paced into, which would make one isolated loss
+	 * look like loss in two consecutive streams.
 	 */
 	lossy = tp->lost != ca->lost_snap ||
-		(rec && (rec->flags & RAPID_SF_RETRANS));
+		(rec && (rec->flags & RAPID_SF_REPAIRED));
+	/* random loss without a standing queue is not congestion */
+	if (lossy && !rapid_loss_is_congestive(sk)) {
+		lossy = false;
+		rapid_count(RAPID_ST_LOSS_RANDOM);
+	}
 
 	ca->lost_snap = tp->lost;
 	if (ca->ring && ca->ring->win_rtt_us != U32_MAX) {
@@ -919,6 +968,10 @@ static void rapid_stream_start(struct sock *sk, const struct sk_buff *skb,
 
 	rapid_cfg_load(&cfg);
 	rapid_apply_params(ca, &cfg);
+	/* slow start: no slower than one stream per smoothed RTT */
+	rapid_ctl_ss_raise(&ca->ctl, &cfg,
+			   rapid_ss_floor(ca->ctl.n, tp->mss_cache,
+					  tp->srtt_us >> 3));
 	id = ca->ctl.launched_id + 1;
 	if (!id)
 		id = 1;
@@ -1020,7 +1073,7 @@ static void rapid_pace_retransmit(struct sock *sk, const struct sk_buff *skb,
 	bool open = rapid_cursor_open(&ca->cur);
 
 	if (rec)
-		rec->flags |= RAPID_SF_RETRANS;
+		rec->flags |= RAPID_SF_RETRANS | RAPID_SF_REPAIRED;
 	if (open) {
 		rec = rapid_ring_current(ca);
 		if (rec)
@@ -1226,6 +1279,10 @@ static void rapid_set_state(struct sock *sk, u8 new_state)
 	/* also called on a fresh child socket before .init */
 	if (!ca->ctl.n || new_state != TCP_CA_Recovery)
 		return;
+	if (!rapid_loss_is_congestive(sk)) {
+		rapid_count(RAPID_ST_LOSS_RANDOM);
+		return;
+	}
 	rapid_cfg_load(&cfg);
 	rapid_ctl_on_recovery(&ca->ctl, &cfg);
 }

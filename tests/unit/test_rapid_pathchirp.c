@@ -605,22 +605,42 @@ static void test_loss(void)
 	tap_eq(full.rule, RAPID_PC_RULE_EXCURSION, "loss: complete stream");
 	tap_eq(full.open_start, 20, "loss: complete stream: trend at gap 20");
 
-	/* packet 25 lost: prefix 0..24 keeps the trend at 20 */
+	/* packet 26 lost: prefix 0..25 keeps the trend at 20 (5 gaps = L) */
 	rapid_pc_obs_init(&o, 3, &clk_ns, &clk_ns);
 	for (k = 0; k < 30; k++) {
-		if (k == 25)
+		if (k == 26)
 			continue;
 		ret = rapid_pc_obs_add(&o, k, snd[k], rcv[k], P_BYTES);
-		if (k == 26)
-			tap_eq(ret, RAPID_PC_ADD_STOPPED, "loss: hole stops at 26");
 		if (k == 27)
+			tap_eq(ret, RAPID_PC_ADD_STOPPED, "loss: hole stops at 27");
+		if (k == 28)
 			tap_eq(ret, RAPID_PC_ADD_IGNORED, "loss: later ignored");
 	}
 	rule = rapid_pc_estimate(&o, &p, &r);
-	tap_eq(r.pkts, 25, "loss: prefix of 25 packets analysed");
+	tap_eq(r.pkts, 26, "loss: prefix of 26 packets analysed");
 	tap_ok(r.stop & RAPID_PC_STOP_LOSS, "loss: stop reason loss");
 	tap_eq(rule, RAPID_PC_RULE_EXCURSION, "loss: prefix still has the trend");
 	tap_eq(r.abest, full.abest, "loss: prefix gives the same ABest");
+
+	/*
+	 * packet 23 lost: the prefix ends in a rise of 2 gaps (20, 21), shorter
+	 * than L: not trusted as a trend (it may have been about to end), so
+	 * the prefix reads as no trend, a lower bound: the top rate it saw
+	 */
+	rapid_pc_obs_init(&o, 3, &clk_ns, &clk_ns);
+	for (k = 0; k < 23; k++)
+		rapid_pc_obs_add(&o, k, snd[k], rcv[k], P_BYTES);
+	rapid_pc_obs_stop(&o, RAPID_PC_STOP_LOSS);
+	rule = rapid_pc_estimate(&o, &p, &r);
+	tap_eq(rule, RAPID_PC_RULE_NO_TREND, "loss: a short rise at the cut is not a trend");
+	tap_eq(r.open_start, RAPID_PC_NONE, "loss: ... no open excursion");
+	tap_ok(r.abest > full.abest, "loss: ... so the lower bound lies above the trend's ABest");
+	/* the same short rise at the end of a complete stream is a trend */
+	rapid_pc_obs_init(&o, 3, &clk_ns, &clk_ns);
+	for (k = 0; k < 23; k++)
+		rapid_pc_obs_add(&o, k, snd[k], rcv[k], P_BYTES);
+	rule = rapid_pc_estimate(&o, &p, &r);
+	tap_eq(rule, RAPID_PC_RULE_EXCURSION, "loss: the same rise ending a complete stream is a trend");
 
 	/* loss at 10 (before the trend): prefix has no trend: r_10 */
 	for (k = 0; k < 30; k++) {

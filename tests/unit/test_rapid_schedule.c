@@ -911,9 +911,42 @@ static void test_drain(void)
 	       "drain: max_milli above 1000 is 1000");
 }
 
+static void test_congestive(void)
+{
+	tap_ok(!rapid_loss_congestive(0, 20000), "congestive: no standing queue, random loss");
+	tap_ok(!rapid_loss_congestive(1999, 8000), "congestive: below the 2 ms floor");
+	tap_ok(rapid_loss_congestive(2000, 8000), "congestive: at the 2 ms floor (short path)");
+	tap_ok(!rapid_loss_congestive(4999, 40000), "congestive: below base/8 at 40 ms");
+	tap_ok(rapid_loss_congestive(5000, 40000), "congestive: base/8 at 40 ms");
+	tap_ok(rapid_loss_congestive(U32_MAX, U32_MAX), "congestive: huge values do not wrap");
+}
+
+static void test_ss_floor(void)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+
+	/* 2 packets of 1448 B in 40 ms: 72400 B/s (579 kbit/s) */
+	tap_eq(rapid_ss_floor(2, 1448, 40000), 72400, "ss floor: 2 * 1448 B per 40 ms");
+	tap_eq(rapid_ss_floor(2, 1448, 0), 0, "ss floor: no RTT sample, no floor");
+	tap_ok(rapid_ss_floor(255, 65535, 1) > 0, "ss floor: largest inputs do not overflow");
+	rapid_cfg_default(&cfg);
+	rapid_ctl_init(&ctl, &cfg);
+	tap_ok(rapid_ctl_ss_raise(&ctl, &cfg, 72400) && ctl.r_avg == 72400 && ctl.dirty,
+	       "ss floor: raises slow start's r_avg as a new epoch");
+	tap_ok(!rapid_ctl_ss_raise(&ctl, &cfg, 1000), "ss floor: never lowers");
+	ctl.phase = RAPID_PHASE_STEADY;
+	tap_ok(!rapid_ctl_ss_raise(&ctl, &cfg, 1ULL << 30), "ss floor: not in steady state");
+	ctl.phase = RAPID_PHASE_SS;
+	tap_ok(rapid_ctl_ss_raise(&ctl, &cfg, ~0ULL) && ctl.r_avg == cfg.max_rate,
+	       "ss floor: clamped to max_rate");
+}
+
 int main(void)
 {
+	test_ss_floor();
 	test_drain();
+	test_congestive();
 	test_rho();
 	test_paper_defaults();
 	test_rates_vs_reference();
