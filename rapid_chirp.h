@@ -870,6 +870,22 @@ static inline u64 rapid_drain_abest(u64 abest, u32 qd_us, u32 base_us,
  */
 #define RAPID_LOSS_QD_MIN_US	2000U
 #define RAPID_LOSS_QD_SHIFT	3
+/* RTT noise allowance: this many mean deviations of the RTT. */
+#define RAPID_QD_NOISE_MDEVS	2U
+
+/*
+ * The standing queue (us) above the RTT's own noise: qd less
+ * RAPID_QD_NOISE_MDEVS mean deviations (TCP's mdev).  Delay jitter on the
+ * path (radio links, a netem "delay 10ms 4ms") lifts a stream's lowest RTT
+ * above the path's minimum by a few deviations without any queue; taken
+ * for one, the loss responses would throttle RAPID on every jittery path.
+ */
+static inline u32 rapid_qd_denoise(u32 qd_us, u32 mdev_us)
+{
+	u64 noise = (u64)mdev_us * RAPID_QD_NOISE_MDEVS;
+
+	return qd_us > noise ? qd_us - (u32)noise : 0;
+}
 
 static inline bool rapid_loss_congestive(u32 qd_us, u32 base_us)
 {

@@ -179,8 +179,24 @@ MODULE_PARM_DESC(b_milli,
 module_param_cb(a, &icc_param_ops, &icc_a, 0644);
 MODULE_PARM_DESC(a,
 		 "a, binary-search and fast-convergence divisor; 2..16, default 2");
-/* param_ops_bool refuses anything that is not a boolean. */
-module_param_cb(fast_convergence, &param_ops_bool, &icc_fast_convergence, 0644);
+/* param_set_bool() refuses anything that is not a boolean; say so. */
+static int icc_bool_set(const char *val, const struct kernel_param *kp)
+{
+	int ret = param_set_bool(val, kp);
+
+	if (ret)
+		pr_warn("%s: '%s' refused: must be a boolean (0/1, n/y)\n",
+			kp->name, val);
+	return ret;
+}
+
+static const struct kernel_param_ops icc_bool_ops = {
+	.flags = KERNEL_PARAM_OPS_FL_NOARG,
+	.set = icc_bool_set,
+	.get = param_get_bool,
+};
+
+module_param_cb(fast_convergence, &icc_bool_ops, &icc_fast_convergence, 0644);
 MODULE_PARM_DESC(fast_convergence,
 		 "on a loss below Wmax set Wmax = cwnd*(a-b)/a (bool), default 1");
 

@@ -139,6 +139,8 @@
 #define RAPID_F_RXFB		0x40	/* the receiver's helper sends feedback */
 #define RAPID_F_SEST		0x80	/* a sender-side estimate was applied */
 
+/* Slow start leaves on a truncated stream at most at this times its r_1. */
+#define RAPID_SS_EXIT_LOSSY	4ULL
 /* Smallest stream_slots the allocation falls back to. */
 #define RAPID_SLOTS_MIN		8U
 
@@ -514,20 +516,25 @@ static void rapid_set_cwnd(struct sock *sk)
 }
 
 /*
- * The standing queue the sender sees, us: the lowest RTT since the last
- * stream completed (or over that stream) minus the path's minimum RTT.
+ * The standing queue the loss responses look at, us: the lowest RTT since
+ * the last stream completed (or over that stream) minus the path's minimum
+ * RTT, less the RTT's own noise (rapid_qd_denoise(); mdev_us is 4x
+ * scaled): on a jittery path a loss must not pass for congestion.  (The
+ * drain takes qd as it is: there a false queue costs at most drain_max of
+ * the rate, here it would cost the loss reductions.)
  */
 static u32 rapid_queue_delay_us(struct sock *sk)
 {
 	const struct rapid *ca = inet_csk_ca(sk);
-	u32 base = tcp_min_rtt(tcp_sk(sk)), qd;
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u32 base = tcp_min_rtt(tp), qd;
 
 	if (!ca->ring)
 		return 0;
 	qd = ca->ring->qd_us;
 	if (ca->ring->win_rtt_us != U32_MAX && ca->ring->win_rtt_us > base)
 		qd = max(qd, ca->ring->win_rtt_us - base);
-	return qd;
+	return rapid_qd_denoise(qd, tp->mdev_us >> 2);
 }
 
 /* A loss is congestive when a standing queue comes with it. */
@@ -684,6 +691,7 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 	 */
 	if (lossy && !rapid_loss_is_congestive(sk))
 		random = true;
+	rapid_ctl_schedule(&ca->ctl, &cur);
 	if (rec) {
 		top = rapid_schedule_top(&rec->sched);
 		eb |= RAPID_EB_RECORDED;
@@ -692,7 +700,6 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 		if (rec->flags & RAPID_SF_RETRANS)
 			eb |= RAPID_EB_RETRANS;
 	} else {
-		rapid_ctl_schedule(&ca->ctl, &cur);
 		top = rapid_schedule_top(&cur);
 	}
 	if (ss)
@@ -703,6 +710,20 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 	if (random && rule == RAPID_PC_RULE_NO_TREND &&
 	    (ss || abest < ca->ctl.r_avg))
 		abest = 0;
+	/*
+	 * Slow start leaving on the trend of a truncated prefix (loss or
+	 * reordering cut the stream): PathChirp's D over the few, far apart
+	 * rates of an m = 2 prefix can land far above the rate where the
+	 * trend starts (seen: 684 and 815 Mbit/s on a 20 Mbit/s path), and the
+	 * later estimates of such a path are truncated too.  At most
+	 * RAPID_SS_EXIT_LOSSY times the stream's r_1, the rate the previous
+	 * stream confirmed (ours).
+	 */
+	if (ss && lossy && abest && rule != RAPID_PC_RULE_NO_TREND) {
+		u64 r1 = rapid_rate_from_fp(rec ? rec->sched.r1_fp : cur.r1_fp);
+
+		abest = min(abest, r1 * RAPID_SS_EXIT_LOSSY);
+	}
 	if (ca->ring && ca->ctl.phase == RAPID_PHASE_STEADY)
 		abest = rapid_drain_abest(abest, ca->ring->qd_us,
 					  tcp_min_rtt(tcp_sk(sk)),

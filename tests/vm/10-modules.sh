@@ -139,6 +139,33 @@ else
 fi
 
 # A transfer completes with each module through a netem path (loss too).
+# Every writable parameter of every module refuses what is out of its range
+# or not a number, says so in the kernel log naming the parameter, keeps
+# its value, and accepts its own value back.
+for m in tcp_icc tcp_pert tcp_rapid tcp_rapid_rx; do
+	bad=""
+	for f in /sys/module/$m/parameters/*; do
+		# (root may write any file: the mode says what the module allows)
+		[ $(( 0$(stat -c %a "$f") & 0200 )) != 0 ] || continue
+		p=$(basename "$f") v=$(cat "$f")
+		for x in 4294967295 abc -1; do
+			before=$(dmesg | wc -l)
+			if echo "$x" >"$f" 2>/dev/null; then
+				bad="$bad $p=$x(accepted)"
+			elif ! dmesg | tail -n +"$((before + 1))" | grep -q "$p"; then
+				bad="$bad $p=$x(no message)"
+			fi
+			[ "$(cat "$f")" = "$v" ] || bad="$bad $p=$x(value changed)"
+		done
+		echo "$v" >"$f" 2>/dev/null || bad="$bad $p(own value refused)"
+	done
+	if [ -z "$bad" ]; then
+		kt_ok "$m: every writable parameter refuses 4294967295, abc and -1 with a message naming it"
+	else
+		kt_fail "$m: parameter bounds:$bad"
+	fi
+done
+
 # ... with the modules' tracepoints on: each must fire on such a path.
 lab_set_data_netem "loss 0.5%"
 port=5201

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Nothing lost, nothing stalls: checked transfers of pseudo-random data
+# (tests/vm/xfer.py: SHA-256 of what was sent against what arrived, not
+# iperf) with rapid, pert and icc through a 20 Mbit/s, 20 ms path under
+# every impairment of netem the issue lists, a link that goes down for 3 s
+# and a bottleneck rate that changes mid-transfer.  Each transfer must
+# deliver every byte within a bound (120 s for 2 MB, i.e. at least ~130
+# kbit/s: a stall or a collapse to the minimum rate fails it).  Then the
+# lifecycle: a live socket switched between all four algorithms under
+# loss, the stream-record allocation failing (stream_slots=0, the same path
+# as a failed GFP_NOWAIT allocation), and 1000 concurrent connections per
+# module with the slab memory they cost.  The kernel log is checked after
+# the suite (guest-suite.sh).
+. "$LAB_TOP/tests/vm/lib.sh"
+PY=python3
+XF=$LAB_TOP/tests/vm/xfer.py
+BYTES=$((2 * 1024 * 1024))
+BOUND=120
+lab_allow_cc rapid pert icc
+lab_dumbbell --rate 20mbit --rtt 20
+snd=${LAB_SND[0]}
+PORT=7000
+# ip netns exec execs the server: $! is the server itself
+ip netns exec "$LAB_RCV" $PY "$XF" server --port $PORT >"$KT_TMP/srv.out" 2>&1 &
+LAB_BG_PIDS+=($!)
+for _ in $(seq 1 50); do
+	lab_ns "$LAB_RCV" ss -Htln "sport = :$PORT" | grep -q . && break
+	sleep 0.1
+done
+
+# xfer TAG CC [client args]: one checked transfer; ok when the server got
+# exactly what the client sent, within BOUND seconds.  With XFER_EVENT set
+# (a shell function), it runs once the transfer is under way.
+seed=1
+xfer() {
+	local tag=$1 cc=$2 out got t0 pid rc
+	shift 2
+	seed=$((seed + 1))
+	t0=$SECONDS
+	timeout $BOUND ip netns exec "$snd" $PY "$XF" client --dst "$LAB_RCV4" \
+		--port $PORT --bytes $BYTES --seed $seed --cc "$cc" "$@" >"$KT_TMP/cli.out" 2>&1 &
+	pid=$!
+	if [ -n "${XFER_EVENT:-}" ]; then
+		mid_transfer
+		$XFER_EVENT
+	fi
+	wait $pid
+	rc=$?
+	out=$(cat "$KT_TMP/cli.out")
+	local hash=${out#* }
+	hash=${hash%% *}
+	for _ in $(seq 1 50); do
+		got=$(grep -F " $hash" "$KT_TMP/srv.out" | head -n 1)
+		[ -n "$got" ] && break
+		sleep 0.1
+	done
+	if [ $rc = 0 ] && [ -n "$hash" ] && [ "$(echo "$got" | awk '{ print $2 }')" = $BYTES ]; then
+		kt_ok "$tag: $cc delivered $BYTES bytes intact in $((SECONDS - t0)) s"
+	else
+		kt_fail "$tag: $cc delivered $BYTES bytes intact (client rc $rc: '$out'; server: '$got'; $((SECONDS - t0)) s)"
+	fi
+}
+
+# mid_transfer: wait (at most 20 s) until the transfer to PORT has 200 KB
+# acknowledged (starting python takes a while in the VM).
+mid_transfer() {
+	local i
+	for i in $(seq 1 100); do
+		lab_ns "$snd" ss -tniH "dport = :$PORT" | grep -qE 'bytes_acked:[0-9]{6,}' && return 0
+		sleep 0.2
+	done
+}
+outage() { lab_link_down; sleep 3; lab_link_up; }
+rate_steps() { lab_set_rate 4mbit; sleep 1.5; lab_set_rate 40mbit; sleep 1; lab_set_rate 20mbit; }
+
+# impairment NAME: set it up (netem on the data path); "link" and "rate"
+# act during the transfer instead.
+impair() {
+	case $1 in
+	loss10) lab_set_data_netem "loss 10%" ;;
+	gemodel) lab_set_data_netem "loss gemodel 2% 20% 80% 0.5%" ;;
+	reorder) lab_set_data_netem "delay 10ms reorder 20% 50%" ;;
+	duplicate) lab_set_data_netem "duplicate 5%" ;;
+	corrupt) lab_set_data_netem "corrupt 2%" ;;
+	jitter) lab_set_data_netem "delay 10ms 4ms distribution normal" ;;
+	*) lab_set_data_netem "" ;;
+	esac
+}
+
+for imp in loss10 gemodel reorder duplicate corrupt jitter link rate; do
+	impair $imp
+	for cc in rapid pert icc; do
+		case $imp in
+		link) XFER_EVENT=outage xfer "link down 3 s" $cc ;;
+		rate) XFER_EVENT=rate_steps xfer "rate 20 -> 4 -> 40 Mbit/s" $cc ;;
+		*) xfer "$imp" $cc ;;
+		esac
+	done
+done
+impair none
+
+# A live socket switched between the algorithms every 128 KB, under loss.
+lab_set_data_netem "loss 1%"
+xfer "setsockopt switching rapid/cubic/pert/icc under 1% loss" rapid \
+	--switch cubic,pert,icc,rapid,icc,rapid,cubic,rapid --every 131072
+lab_set_data_netem ""
+
+# Stream records unavailable: what a failed allocation in .init leaves.
+if kt_rmmod_wait tcp_rapid 60; then
+	insmod "$LAB_TOP/tcp_rapid.ko" stream_slots=0
+	xfer "stream_slots=0 (no records, as after a failed allocation)" rapid
+	kt_cmp "stream_slots=0: the socket ran without records (nomem counter unchanged: not an allocation failure)" \
+		"$(awk '$1 == "nomem" { print $2 }' /sys/module/tcp_rapid/parameters/stats)" "==" 0
+	kt_rmmod_wait tcp_rapid 60
+	insmod "$LAB_TOP/tcp_rapid.ko"
+else
+	kt_fail "rmmod tcp_rapid for the stream_slots=0 run"
+fi
+
+# 1000 concurrent connections per module: all connect and exchange data,
+# the slab memory they cost is reported, all close and the module unloads.
+lab_ns "$LAB_RCV" sysctl -qw net.core.somaxconn=4096
+many() {
+	local cc=$1 n=1000 before after
+	before=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+	ip netns exec "$snd" $PY - "$LAB_RCV4" $PORT "$cc" $n >"$KT_TMP/many.$cc" 2>&1 <<'EOF_PY'
+import socket, sys, time
+dst, port, cc, n = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+socks = []
+for i in range(n):
+    s = socket.socket()
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, cc.encode())
+    s.connect((dst, port))
+    s.sendall(b"x" * 3000)
+    socks.append(s)
+time.sleep(2)
+with open("/proc/meminfo") as f:
+    slab = [l.split()[1] for l in f if l.startswith("Slab:")][0]
+ok = sum(1 for s in socks
+         if s.getsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, 16).rstrip(b"\0").decode() == cc)
+print(len(socks), ok, slab)
+for s in socks:
+    s.close()
+EOF_PY
+	read -r opened okcc during <"$KT_TMP/many.$cc"
+	kt_cmp "$cc: 1000 concurrent connections opened" "${opened:-0}" "==" $n
+	kt_cmp "$cc: all of them run $cc" "${okcc:-0}" "==" $n
+	kt_diag "$cc: slab grew by $(( (${during:-$before} - before) )) kB for $n connections (both ends), $(( (${during:-$before} - before) * 1024 / n )) bytes per connection"
+}
+for cc in rapid pert icc; do
+	many $cc
+done
+for m in tcp_rapid tcp_pert tcp_icc; do
+	kt_check "$m unloads once the 1000 connections are closed" kt_rmmod_wait $m 90
+	insmod "$LAB_TOP/$m.ko" || kt_fail "insmod $m again"
+done
+kt_done
