@@ -173,7 +173,7 @@ wait $cpid $spid
 # start ends at the first stream whose top rate exceeds 10 Mbit/s (N = 8,
 # top 25.6 Mbit/s); at 1.0 s ABest rises to 40 Mbit/s (Eq. 6:
 # 40 - 30 exp(-t / tau), tau = 200 ms), at 2.0 s it falls to 15 Mbit/s.
-# Then slow start to 50 Mbit/s: exit after the N = 16 stream.
+# Then slow start to 50 Mbit/s: exit after N doubled, by the N = 16 stream.
 echo 0 >"$RAPID_P/fixed_rate_kbps"
 rapid_reload inject_abest_kbps=10000
 rapid_send "$snd" "$LAB_RCV4:5608" 2.6 "$KEEP/abest.jsonl" --sample-ms 5 \
