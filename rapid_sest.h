@@ -220,14 +220,18 @@ static inline u64 rapid_sest_abest(const struct rapid_pc_result *res, u64 top)
 #define RAPID_EB_UNPACED	0x04	/* TCP did not pace the stream */
 #define RAPID_EB_RETRANS	0x08	/* a packet of it was retransmitted */
 #define RAPID_EB_RECORDED	0x10	/* the sender has the stream's record */
+#define RAPID_EB_RANDOM		0x20	/* its loss came without a standing queue */
 
 /* An ABest above the stream's top rate by more than this is cut to it. */
 #define RAPID_EB_SLACK_MILLI	100	/* 1/1000 */
+/* Slow start leaves on a truncated stream at most at this times its r_1. */
+#define RAPID_EB_SS_EXIT_LOSSY	4ULL
 
 /*
  * The ABest (B/s) the controller gets from an estimate of a stream whose
- * top rate was @top, or 0 for none.  @rule and @abest come from the
- * receiver's feedback (untrusted) or from rapid_sest_abest().
+ * top rate was @top and first rate @r1, with the controller at @r_avg, or 0
+ * for none.  @rule and @abest come from the receiver's feedback (untrusted)
+ * or from rapid_sest_abest().
  *  - never above the top rate + 10%: nobody can measure more than was
  *    sent, so a higher value is a lie or a bug (bounded, not dropped);
  *  - "no trend" of a complete stream is the exact top rate;
@@ -235,12 +239,25 @@ static inline u64 rapid_sest_abest(const struct rapid_pc_result *res, u64 top)
  *    recorded slow-start streams without an estimate (too few ACKs, e.g.
  *    N = 2 with delayed ACKs) count as "no trend" in slow start when
  *    loss-free: they show no congestion, and slow start must not wedge;
- *  - otherwise no estimate leaves the rate alone.
+ *  - otherwise no estimate leaves the rate alone;
+ *  - random loss (RAPID_EB_RANDOM: no standing queue came with it, a lossy
+ *    link): a "no trend" prefix is a lower bound, which in steady state
+ *    may raise r_avg but not lower it and in slow start says nothing (slow
+ *    start waits for a loss-free stream);
+ *  - slow start leaving on the trend of a truncated prefix (loss or
+ *    reordering cut the stream): PathChirp's D over the few, far apart
+ *    rates of an m = 2 prefix can land far above the rate where the trend
+ *    starts (seen: 684 and 815 Mbit/s on a 20 Mbit/s path), and the later
+ *    estimates of such a path are truncated too: at most
+ *    RAPID_EB_SS_EXIT_LOSSY times r_1, the rate the previous stream
+ *    confirmed.
  */
-static inline u64 rapid_estimate_bound(u32 rule, u64 abest, u64 top, u32 eb)
+static inline u64 rapid_estimate_bound(u32 rule, u64 abest, u64 top, u32 eb,
+				       u64 r_avg, u64 r1)
 {
-	bool grow_ok = (eb & RAPID_EB_SS) &&
-		       !(eb & (RAPID_EB_LOSSY | RAPID_EB_RETRANS));
+	bool ss = eb & RAPID_EB_SS;
+	bool grow_ok = ss && !(eb & (RAPID_EB_LOSSY | RAPID_EB_RETRANS));
+	u64 cap;
 
 	if (!top)
 		return 0;
@@ -257,7 +274,17 @@ static inline u64 rapid_estimate_bound(u32 rule, u64 abest, u64 top, u32 eb)
 	} else if (rule == RAPID_PC_RULE_NO_TREND && !(eb & RAPID_EB_LOSSY)) {
 		abest = top;
 	}
-	return rapid_abest_clamp(abest, top, RAPID_EB_SLACK_MILLI);
+	abest = rapid_abest_clamp(abest, top, RAPID_EB_SLACK_MILLI);
+	if ((eb & RAPID_EB_RANDOM) && rule == RAPID_PC_RULE_NO_TREND &&
+	    (ss || abest < r_avg))
+		return 0;
+	if (ss && (eb & RAPID_EB_LOSSY) && rule != RAPID_PC_RULE_NO_TREND) {
+		cap = r1 > U64_MAX / RAPID_EB_SS_EXIT_LOSSY ? U64_MAX :
+		      r1 * RAPID_EB_SS_EXIT_LOSSY;
+		if (abest > cap)
+			abest = cap;
+	}
+	return abest;
 }
 
 #endif /* RAPID_SEST_H */

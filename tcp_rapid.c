@@ -139,8 +139,6 @@
 #define RAPID_F_RXFB		0x40	/* the receiver's helper sends feedback */
 #define RAPID_F_SEST		0x80	/* a sender-side estimate was applied */
 
-/* Slow start leaves on a truncated stream at most at this times its r_1. */
-#define RAPID_SS_EXIT_LOSSY	4ULL
 /* Smallest stream_slots the allocation falls back to. */
 #define RAPID_SLOTS_MIN		8U
 
@@ -670,9 +668,9 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 			      const struct rapid_stream *rec)
 {
 	struct rapid *ca = inet_csk_ca(sk);
-	bool ss = ca->ctl.phase == RAPID_PHASE_SS, random = false;
+	const struct rapid_schedule *sched;
 	struct rapid_schedule cur;
-	u64 raw = abest, top;
+	u64 raw = abest;
 	u32 eb = 0;
 
 	/*
@@ -682,48 +680,27 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 	 */
 	if (rec && (rec->flags & RAPID_SF_UNPACED) && src == RAPID_SRC_RECEIVER)
 		lossy = false;
-	/*
-	 * Loss without a standing queue is random (a lossy link), not
-	 * congestion.  A "no trend" prefix of such a stream is a lower bound:
-	 * in steady state it may raise r_avg but not lower it; in slow start
-	 * it says nothing (slow start waits for a loss-free stream rather
-	 * than leave at the prefix's rate).
-	 */
+	/* loss without a standing queue is random (a lossy link) */
 	if (lossy && !rapid_loss_is_congestive(sk))
-		random = true;
-	rapid_ctl_schedule(&ca->ctl, &cur);
+		eb |= RAPID_EB_RANDOM;
 	if (rec) {
-		top = rapid_schedule_top(&rec->sched);
+		sched = &rec->sched;
 		eb |= RAPID_EB_RECORDED;
 		if (rec->flags & RAPID_SF_UNPACED)
 			eb |= RAPID_EB_UNPACED;
 		if (rec->flags & RAPID_SF_RETRANS)
 			eb |= RAPID_EB_RETRANS;
 	} else {
-		top = rapid_schedule_top(&cur);
+		rapid_ctl_schedule(&ca->ctl, &cur);
+		sched = &cur;
 	}
-	if (ss)
+	if (ca->ctl.phase == RAPID_PHASE_SS)
 		eb |= RAPID_EB_SS;
 	if (lossy)
 		eb |= RAPID_EB_LOSSY;
-	abest = rapid_estimate_bound(rule, abest, top, eb);
-	if (random && rule == RAPID_PC_RULE_NO_TREND &&
-	    (ss || abest < ca->ctl.r_avg))
-		abest = 0;
-	/*
-	 * Slow start leaving on the trend of a truncated prefix (loss or
-	 * reordering cut the stream): PathChirp's D over the few, far apart
-	 * rates of an m = 2 prefix can land far above the rate where the
-	 * trend starts (seen: 684 and 815 Mbit/s on a 20 Mbit/s path), and the
-	 * later estimates of such a path are truncated too.  At most
-	 * RAPID_SS_EXIT_LOSSY times the stream's r_1, the rate the previous
-	 * stream confirmed (ours).
-	 */
-	if (ss && lossy && abest && rule != RAPID_PC_RULE_NO_TREND) {
-		u64 r1 = rapid_rate_from_fp(rec ? rec->sched.r1_fp : cur.r1_fp);
-
-		abest = min(abest, r1 * RAPID_SS_EXIT_LOSSY);
-	}
+	abest = rapid_estimate_bound(rule, abest, rapid_schedule_top(sched), eb,
+				     ca->ctl.r_avg,
+				     rapid_rate_from_fp(sched->r1_fp));
 	if (ca->ring && ca->ctl.phase == RAPID_PHASE_STEADY)
 		abest = rapid_drain_abest(abest, ca->ring->qd_us,
 					  tcp_min_rtt(tcp_sk(sk)),

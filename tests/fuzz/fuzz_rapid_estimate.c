@@ -91,7 +91,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 
 	/* bounds of what reaches the controller */
-	b = rapid_estimate_bound(take(&r, 1) % 5, take(&r, 8), top, take(&r, 1) & 0x1f);
+	b = rapid_estimate_bound(take(&r, 1) % 5, take(&r, 8), top, take(&r, 1) & 0x3f,
+				 take(&r, 8), take(&r, 8));
 	if (b > top + top / 10 + 1 && top < (1ULL << 60))
 		abort();
 	if (rapid_drain_abest(b, take(&r, 4), take(&r, 4), take(&r, 2)) > b && b <= RAPID_RATE_MAX)

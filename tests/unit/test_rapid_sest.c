@@ -248,46 +248,82 @@ static void test_edges(void)
 	}
 }
 
+/* The bounds without the random-loss and truncated-exit rules in play. */
+static u64 bound4(u32 rule, u64 abest, u64 top, u32 eb)
+{
+	return rapid_estimate_bound(rule, abest, top, eb, 0, ~0ULL);
+}
+
 static void test_bound(void)
 {
 	const u64 top = 7500000;	/* 60 Mbit/s */
 
-	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 3000000, top, 0), 3000000,
+	tap_eq(bound4(RAPID_PC_RULE_EXCURSION, 3000000, top, 0), 3000000,
 	       "bound: an excursion estimate below the top passes");
-	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 1ULL << 40, top, 0),
+	tap_eq(bound4(RAPID_PC_RULE_EXCURSION, 1ULL << 40, top, 0),
 	       top + top / 10, "bound: a lying estimate is cut to the top rate + 10%%");
-	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 0, top, 0), 0,
+	tap_eq(bound4(RAPID_PC_RULE_EXCURSION, 0, top, 0), 0,
 	       "bound: ABest 0 gives nothing");
-	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_NO_TREND, 100, top, 0), top,
+	tap_eq(bound4(RAPID_PC_RULE_NO_TREND, 100, top, 0), top,
 	       "bound: no trend of a complete stream is the exact top");
-	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_NO_TREND, 100, top, RAPID_EB_LOSSY), 100,
+	tap_eq(bound4(RAPID_PC_RULE_NO_TREND, 100, top, RAPID_EB_LOSSY), 100,
 	       "bound: no trend of a lossy prefix keeps its (lower) value");
-	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EARLY_TREND, 1000, top, 0), 1000,
+	tap_eq(bound4(RAPID_PC_RULE_EARLY_TREND, 1000, top, 0), 1000,
 	       "bound: early trend passes");
-	tap_eq(rapid_estimate_bound(7, 1000, top, RAPID_EB_SS | RAPID_EB_RECORDED), 0,
+	tap_eq(bound4(7, 1000, top, RAPID_EB_SS | RAPID_EB_RECORDED), 0,
 	       "bound: an unknown rule gives nothing");
-	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_INVALID, 0, top, 0), 0,
+	tap_eq(bound4(RAPID_PC_RULE_INVALID, 0, top, 0), 0,
 	       "bound: no estimate in steady state leaves the rate alone");
-	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_INVALID, 0, top,
+	tap_eq(bound4(RAPID_PC_RULE_INVALID, 0, top,
 				    RAPID_EB_SS | RAPID_EB_RECORDED), top,
 	       "bound: no estimate of a clean recorded slow-start stream grows");
-	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_INVALID, 0, top, RAPID_EB_SS), 0,
+	tap_eq(bound4(RAPID_PC_RULE_INVALID, 0, top, RAPID_EB_SS), 0,
 	       "bound: ... but not for a stream the sender has no record of");
-	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_INVALID, 0, top,
+	tap_eq(bound4(RAPID_PC_RULE_INVALID, 0, top,
 				    RAPID_EB_SS | RAPID_EB_RECORDED | RAPID_EB_RETRANS), 0,
 	       "bound: ... nor for one with a retransmission");
-	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 5, top,
+	tap_eq(bound4(RAPID_PC_RULE_EXCURSION, 5, top,
 				    RAPID_EB_SS | RAPID_EB_UNPACED), top,
 	       "bound: an unpaced slow-start stream counts as no trend");
-	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 5, top,
+	tap_eq(bound4(RAPID_PC_RULE_EXCURSION, 5, top,
 				    RAPID_EB_SS | RAPID_EB_UNPACED | RAPID_EB_LOSSY), 0,
 	       "bound: ... unless it lost packets");
-	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 5, top, RAPID_EB_UNPACED), 0,
+	tap_eq(bound4(RAPID_PC_RULE_EXCURSION, 5, top, RAPID_EB_UNPACED), 0,
 	       "bound: an unpaced stream in steady state gives nothing");
-	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 5, 0, 0), 0,
+	tap_eq(bound4(RAPID_PC_RULE_EXCURSION, 5, 0, 0), 0,
 	       "bound: a zero top rate gives nothing");
-	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_NO_TREND, 5, ~0ULL, 0), ~0ULL,
+	tap_eq(bound4(RAPID_PC_RULE_NO_TREND, 5, ~0ULL, 0), ~0ULL,
 	       "bound: a huge top saturates instead of wrapping");
+
+	/* random loss: a "no trend" prefix is a lower bound */
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_NO_TREND, 2000000, top,
+				    RAPID_EB_LOSSY | RAPID_EB_RANDOM, 3000000, 1), 0,
+	       "bound: random loss, steady state: a lower bound below r_avg does not lower it");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_NO_TREND, 4000000, top,
+				    RAPID_EB_LOSSY | RAPID_EB_RANDOM, 3000000, 1), 4000000,
+	       "bound: random loss, steady state: a lower bound above r_avg raises it");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_NO_TREND, 4000000, top,
+				    RAPID_EB_SS | RAPID_EB_LOSSY | RAPID_EB_RANDOM, 0, 1), 0,
+	       "bound: random loss in slow start: a no-trend prefix says nothing");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 2000000, top,
+				    RAPID_EB_LOSSY | RAPID_EB_RANDOM, 3000000, 1), 2000000,
+	       "bound: random loss: a trend before the hole still counts");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_NO_TREND, 2000000, top,
+				    RAPID_EB_LOSSY, 3000000, 1), 2000000,
+	       "bound: congestive loss: a no-trend prefix may lower r_avg");
+	/* slow start leaving on a truncated stream: at most 4 r_1 */
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 7000000, top,
+				    RAPID_EB_SS | RAPID_EB_LOSSY, 0, 1000000), 4000000,
+	       "bound: slow-start exit on a truncated stream capped at 4 r_1");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 7000000, top,
+				    RAPID_EB_SS, 0, 1000000), 7000000,
+	       "bound: ... not on a complete stream (the report's exit)");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 7000000, top,
+				    RAPID_EB_LOSSY, 0, 1000000), 7000000,
+	       "bound: ... nor in steady state");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 7000000, top,
+				    RAPID_EB_SS | RAPID_EB_LOSSY, 0, ~0ULL), 7000000,
+	       "bound: a huge r_1 does not wrap the cap");
 }
 
 int main(void)
