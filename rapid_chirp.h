@@ -880,10 +880,16 @@ static inline u64 rapid_drain_abest(u64 abest, u32 qd_us, u32 base_us,
  * above the path's minimum by a few deviations without any queue; taken
  * for one, the loss responses would throttle RAPID on every jittery path.
  */
-static inline u32 rapid_qd_denoise(u32 qd_us, u32 mdev_us)
+static inline u32 rapid_qd_denoise(u32 qd_us, u32 mdev_us, u32 base_us)
 {
 	u64 noise = (u64)mdev_us * RAPID_QD_NOISE_MDEVS;
 
+	/*
+	 * A queue that builds fast raises mdev with it: the allowance is at
+	 * most half the base RTT, so a buffer filling up still reads as one.
+	 */
+	if (noise > base_us / 2)
+		noise = base_us / 2;
 	return qd_us > noise ? qd_us - (u32)noise : 0;
 }
 

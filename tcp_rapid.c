@@ -532,7 +532,7 @@ static u32 rapid_queue_delay_us(struct sock *sk)
 	qd = ca->ring->qd_us;
 	if (ca->ring->win_rtt_us != U32_MAX && ca->ring->win_rtt_us > base)
 		qd = max(qd, ca->ring->win_rtt_us - base);
-	return rapid_qd_denoise(qd, tp->mdev_us >> 2);
+	return rapid_qd_denoise(qd, tp->mdev_us >> 2, base);
 }
 
 /* A loss is congestive when a standing queue comes with it. */

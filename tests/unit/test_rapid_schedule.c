@@ -919,10 +919,13 @@ static void test_congestive(void)
 	tap_ok(!rapid_loss_congestive(4999, 40000), "congestive: below base/8 at 40 ms");
 	tap_ok(rapid_loss_congestive(5000, 40000), "congestive: base/8 at 40 ms");
 	tap_ok(rapid_loss_congestive(U32_MAX, U32_MAX), "congestive: huge values do not wrap");
-	tap_eq(rapid_qd_denoise(5000, 2000), 1000, "denoise: 5 ms less 2 x 2 ms of mdev");
-	tap_eq(rapid_qd_denoise(3000, 2000), 0, "denoise: jitter alone is no queue");
-	tap_eq(rapid_qd_denoise(U32_MAX, U32_MAX), 0, "denoise: no overflow");
-	tap_eq(rapid_qd_denoise(7000, 0), 7000, "denoise: no noise, all queue");
+	tap_eq(rapid_qd_denoise(5000, 2000, 20000), 1000, "denoise: 5 ms less 2 x 2 ms of mdev");
+	tap_eq(rapid_qd_denoise(3000, 2000, 20000), 0, "denoise: jitter alone is no queue");
+	tap_eq(rapid_qd_denoise(U32_MAX, U32_MAX, U32_MAX), U32_MAX - U32_MAX / 2,
+	       "denoise: no overflow");
+	tap_eq(rapid_qd_denoise(7000, 0, 20000), 7000, "denoise: no noise, all queue");
+	tap_eq(rapid_qd_denoise(1200000, 300000, 20000), 1190000,
+	       "denoise: a filling buffer (mdev 300 ms) keeps its queue: allowance <= base / 2");
 }
 
 static void test_ss_floor(void)
