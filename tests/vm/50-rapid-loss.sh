@@ -11,7 +11,8 @@
 #    counted as such (loss_random);
 #  - congestive loss in consecutive streams (the bottleneck drops to 5
 #    Mbit/s under the 10 Mbit/s sender: its buffer fills, then overflows):
-#    r_avg *= 0.7, one step at a time.
+#    r_avg *= 0.7, one step at a time, the first within one RTT of the
+#    first retransmission.
 # The rate is set by the lab injection (inject_abest_kbps: slow start exits
 # at it), then held (injection off: no ABest, no change) so that only the
 # loss responses move it.  For that the loss part runs on a module loaded
@@ -141,6 +142,11 @@ print("start", held[0]["bw"], held[0]["phase"])
 print("end", held[-1]["bw"], int(any(r["flags"] & 16 for r in held)), held[-1].get("retrans", 0))
 print("steps", len(steps), min(steps, default=0.7), max(steps, default=0.7))
 print("bws", " ".join(f"{b / 1e6:.2f}" for b in bws[:12]))
+# the first reduction after the first retransmission, and the RTT then (s)
+r0 = next((r for r in held if r.get("retrans", 0) > 0), None)
+r1 = next((r for r in held if r["bw"] < held[0]["bw"]), None)
+if r0 and r1:
+    print("react", round(r1["t"] - r0["t"], 3), round(r0.get("rtt_us", 0) / 1e6, 3))
 EOF
 }
 
@@ -187,6 +193,14 @@ kt_cmp "congestive loss: r_avg reduced (steps)" "${nsteps:-0}" ">=" 1
 kt_cmp "congestive loss: each step is x0.7, one at a time (smallest ratio)" "$smin" ">=" 0.69
 kt_cmp "congestive loss: each step is x0.7, one at a time (largest ratio)" "$smax" "<=" 0.71
 kt_cmp "congestive loss: flag LOSS" "${lossf:-0}" "==" 1
+# Persistent loss is known from the SACKs of the streams past the first
+# hole, one RTT after it was sent: the reduction must not wait for the
+# recovery (the retransmissions meet the same full buffer, so snd_una
+# stalls for several RTTs).
+read -r react rtt <<<"$(res react "$KT_TMP/cong.res")"
+kt_diag "congestive: first reduction ${react:-none} s after the first retransmission (RTT then ${rtt:-?} s)"
+kt_cmp "congestive loss: the first reduction within one RTT of the first retransmission (s)" \
+	"${react:-99}" "<" "${rtt:-0}"
 
 # the next suites of this boot get tcp_rapid with its defaults again
 kt_check "tcp_rapid reloaded with its default parameters" rapid_reload

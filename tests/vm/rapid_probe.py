@@ -64,10 +64,13 @@ def tcp_info(s):
     raw = s.getsockopt(socket.IPPROTO_TCP, TCP_INFO, 256)
     d = {"ca_state": raw[1]}
     if len(raw) >= 104:
+        d["rtt_us"], d["rttvar_us"] = struct.unpack_from("=II", raw, 68)
         d["cwnd"] = struct.unpack_from("=I", raw, 80)[0]
         d["retrans"] = struct.unpack_from("=I", raw, 100)[0]
     if len(raw) >= 128:
         d["acked"] = struct.unpack_from("=Q", raw, 120)[0]
+    if len(raw) >= 152:
+        d["min_rtt_us"] = struct.unpack_from("=I", raw, 148)[0]
     if len(raw) >= 242:
         d["rtos"] = struct.unpack_from("=H", raw, 240)[0]
     return d
