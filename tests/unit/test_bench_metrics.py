@@ -21,20 +21,11 @@ import numpy as np  # noqa: E402
 import bench_metrics as bm  # noqa: E402
 import bench_scenario as bs  # noqa: E402
 
-N = 0
-FAILED = 0
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import Tap  # noqa: E402
 
+T = Tap("")
 
-def check(name, cond, diag=""):
-    global N, FAILED
-    N += 1
-    if cond:
-        print(f"ok {N} - {name}")
-    else:
-        FAILED += 1
-        print(f"not ok {N} - {name}")
-        if diag:
-            print(f"# {diag}")
 
 
 def near(a, b, tol=1e-9):
@@ -42,48 +33,48 @@ def near(a, b, tol=1e-9):
 
 
 # --- Jain's index ------------------------------------------------------------
-check("jain: equal shares give 1", near(bm.jain([5, 5, 5, 5]), 1.0))
-check("jain: one of four flows takes everything gives 1/4",
+T.check("jain: equal shares give 1", near(bm.jain([5, 5, 5, 5]), 1.0))
+T.check("jain: one of four flows takes everything gives 1/4",
       near(bm.jain([0, 0, 12, 0]), 0.25))
 # (1+2+3)^2 / (3 * (1+4+9)) = 36/42
-check("jain: [1,2,3] gives 6/7", near(bm.jain([1, 2, 3]), 6 / 7),
+T.check("jain: [1,2,3] gives 6/7", near(bm.jain([1, 2, 3]), 6 / 7),
       f"got {bm.jain([1, 2, 3])}")
-check("jain: empty and all-zero are undefined (None)",
+T.check("jain: empty and all-zero are undefined (None)",
       bm.jain([]) is None and bm.jain([0, 0]) is None)
-check("jain: a single flow gives 1", near(bm.jain([7]), 1.0))
+T.check("jain: a single flow gives 1", near(bm.jain([7]), 1.0))
 
 # --- rates and smoothing ---------------------------------------------------------
 t = np.arange(0, 2.01, 0.1)
 cum = 1.25e6 * np.arange(len(t))	# 1.25 MB per 100 ms = 100 Mbit/s
 r = bm.rates_from_cumulative(t, cum)
-check("rates_from_cumulative: 1.25 MB per 100 ms is 100 Mbit/s",
+T.check("rates_from_cumulative: 1.25 MB per 100 ms is 100 Mbit/s",
       r[0] == 0 and np.allclose(r[1:], 100.0), f"got {r[:4]}")
 x = np.array([0, 0, 10, 10, 10, 0], dtype=float)
 tt = np.arange(6) * 0.1
 sm = bm.trailing_mean(tt, x, 0.25)	# windows of 3 samples: (t-0.25, t]
 want = [0, 0, 10 / 3, 20 / 3, 10, 20 / 3]
-check("trailing_mean: 3-sample trailing window", np.allclose(sm, want), f"got {sm}")
+T.check("trailing_mean: 3-sample trailing window", np.allclose(sm, want), f"got {sm}")
 
 # --- time to 90% ---------------------------------------------------------------------
 t = np.round(np.arange(0, 10.001, 0.1), 6)
 ramp = 10 * t				# Mbit/s, reaches 45 (90% of 50) at t = 4.5
-check("time_to_fraction: linear ramp reaches 90% of 50 at 4.5 s",
+T.check("time_to_fraction: linear ramp reaches 90% of 50 at 4.5 s",
       near(bm.time_to_fraction(t, ramp, 50, 0.0, 0.9), 4.5, 1e-6))
-check("time_to_fraction: counted from t_start (1 s) gives 3.5 s",
+T.check("time_to_fraction: counted from t_start (1 s) gives 3.5 s",
       near(bm.time_to_fraction(t, ramp, 50, 1.0, 0.9), 3.5, 1e-6))
-check("time_to_fraction: never reached gives None",
+T.check("time_to_fraction: never reached gives None",
       bm.time_to_fraction(t, ramp, 500, 0.0, 0.9) is None)
 tgt = np.where(t < 5, 100.0, 40.0)	# target drops to 40 at 5 s: 36 reached at 5.0
-check("time_to_fraction: a target that changes over time",
+T.check("time_to_fraction: a target that changes over time",
       near(bm.time_to_fraction(t, ramp, tgt, 0.0, 0.9), 5.0, 1e-6))
 
 # A ramp that reaches 45 at 4.5 s, falls back to 10 in [6, 7) and then stays
 # at 50: first reached at 4.5 s, stable from 7.0 s on.
 dip = np.where((t >= 6) & (t < 7), 10.0, np.minimum(ramp, 50.0))
-check("time_to_stable: stable after the last dip (7.0 s), first reach 4.5 s",
+T.check("time_to_stable: stable after the last dip (7.0 s), first reach 4.5 s",
       near(bm.time_to_stable(t, dip, 50, 0.0, 10.0, 0.9), 7.0, 1e-6)
       and near(bm.time_to_fraction(t, dip, 50, 0.0, 0.9), 4.5, 1e-6))
-check("time_to_stable: samples after t_end are ignored; below at the end gives None",
+T.check("time_to_stable: samples after t_end are ignored; below at the end gives None",
       near(bm.time_to_stable(t, dip, 50, 0.0, 5.9, 0.9), 4.5, 1e-6)
       and bm.time_to_stable(t, dip, 50, 0.0, 6.5, 0.9) is None)
 
@@ -94,19 +85,19 @@ cbrs = [{"start_s": 5, "stop_s": 40, "rate_mbit": 10},
         {"start_s": 46, "stop_s": 47, "rate_mbit": 10}]
 pts = bm.avail_timeline(50, 50, (), cbrs)
 want = [(0, 50), (5, 40), (10, 30), (15, 40), (25, 30), (35, 40), (40, 50), (46, 40), (47, 50)]
-check("avail_timeline: seed 002 Fig. 4 schedule scaled (50 Mbit/s, 4 x 10 Mbit/s)",
+T.check("avail_timeline: seed 002 Fig. 4 schedule scaled (50 Mbit/s, 4 x 10 Mbit/s)",
       [(round(a, 6), round(b, 6)) for a, b in pts] == want, f"got {pts}")
 pts2 = bm.avail_timeline(20, 50, [{"at_s": 8, "rate_mbit": 20}], [], 0.5, 1.0)
-check("avail_timeline: a rate change and the payload fraction",
+T.check("avail_timeline: a rate change and the payload fraction",
       pts2 == [(0.0, 25.0), (8.0, 10.0)], f"got {pts2}")
 steps = bm.detect_steps(pts)
-check("detect_steps: 8 steps with their before/after levels",
+T.check("detect_steps: 8 steps with their before/after levels",
       [(a, b, c) for a, b, c in steps] ==
       [(5, 50, 40), (10, 40, 30), (15, 30, 40), (25, 40, 30), (35, 30, 40),
        (40, 40, 50), (46, 50, 40), (47, 40, 50)], f"got {steps}")
-check("detect_steps: a 2% change is not a step at min_rel 0.1",
+T.check("detect_steps: a 2% change is not a step at min_rel 0.1",
       bm.detect_steps([(0, 50.0), (3, 49.0), (6, 20.0)], 0.1) == [(6, 49.0, 20.0)])
-check("level_at: value of the piecewise series",
+T.check("level_at: value of the piecewise series",
       list(bm.level_at(pts, [0, 4.99, 5, 12, 49])) == [50, 50, 40, 30, 50])
 
 # --- re-acquire time --------------------------------------------------------------
@@ -119,30 +110,30 @@ for st, before, after in steps:
     if after > before:
         rate[(t >= st) & (t < st + 1.0 - 1e-9)] = before
 rq = bm.reacquire_times(t, rate, pts, steps, 0.9, end=50)
-check("reacquire_times: four upward steps, each re-acquired after 1.0 s",
+T.check("reacquire_times: four upward steps, each re-acquired after 1.0 s",
       len(rq) == 4 and all(near(s, 1.0, 1e-6) for _, s, _ in rq), f"got {rq}")
 rate2 = avail.copy()
 rate2[(t >= 40) & (t < 46)] = 40	# never gets the 50 back before 46 s
 rq2 = bm.reacquire_times(t, rate2, pts, steps, 0.9, end=50)
 miss = [x for x in rq2 if x[0] == 40][0]
-check("reacquire_times: not re-acquired before the next change gives None and the segment",
+T.check("reacquire_times: not re-acquired before the next change gives None and the segment",
       miss[1] is None and near(miss[2], 6.0), f"got {miss}")
 
 # --- percentiles, deltas, utilisation ---------------------------------------------
 v = np.arange(1, 101, dtype=float)
-check("percentile: p50 of 1..100 is 50.5 (linear)", near(bm.percentile(v, 50), 50.5))
-check("percentile: p95 of 1..100 is 95.05", near(bm.percentile(v, 95), 95.05, 1e-9))
-check("percentile: empty and all-NaN give None",
+T.check("percentile: p50 of 1..100 is 50.5 (linear)", near(bm.percentile(v, 50), 50.5))
+T.check("percentile: p95 of 1..100 is 95.05", near(bm.percentile(v, 95), 95.05, 1e-9))
+T.check("percentile: empty and all-NaN give None",
       bm.percentile([], 50) is None and bm.percentile([np.nan], 50) is None)
-check("percentile: NaNs are ignored", near(bm.percentile([1, np.nan, 3], 50), 2.0))
-check("window_delta: linear interpolation between samples",
+T.check("percentile: NaNs are ignored", near(bm.percentile([1, np.nan, 3], 50), 2.0))
+T.check("window_delta: linear interpolation between samples",
       near(bm.window_delta([0, 1, 2], [0, 100, 300], 0.5, 1.5), 150.0))
 t = np.arange(0, 10.001, 0.1)
 b25 = 25e6 / 8 * t			# 25 Mbit/s worth of bytes
-check("utilization: 25 Mbit/s through a 50 Mbit/s link is 0.5",
+T.check("utilization: 25 Mbit/s through a 50 Mbit/s link is 0.5",
       near(bm.utilization(t, b25, 0, 10, [(0, 50.0)]), 0.5, 1e-9))
 # capacity: 50 Mbit/s for 5 s then 25 for 5 s = 375/8 MB; carried 250/8 MB
-check("utilization: capacity follows a rate change (2/3)",
+T.check("utilization: capacity follows a rate change (2/3)",
       near(bm.utilization(t, b25, 0, 10, [(0, 50.0), (5, 25.0)]), 2 / 3, 1e-9))
 
 # --- Jain over timescales -----------------------------------------------------------
@@ -150,9 +141,9 @@ t = np.round(np.arange(0, 16.001, 0.1), 6)
 ca = 10e6 / 8 * t			# 10 Mbit/s
 cb = 30e6 / 8 * t			# 30 Mbit/s: Jain = 40^2 / (2 (100 + 900)) = 0.8
 jt = bm.jain_by_timescale(t, [ca, cb], [(0, 16), (0, 16)], [0.5, 1, 4, 16], 0, 16)
-check("jain_by_timescale: constant 10 vs 30 Mbit/s is 0.8 at every timescale",
+T.check("jain_by_timescale: constant 10 vs 30 Mbit/s is 0.8 at every timescale",
       all(near(jt[k]["p50"], 0.8, 1e-6) for k in (0.5, 1, 4, 16)), f"got {jt}")
-check("jain_by_timescale: number of bins (32 of 0.5 s, 1 of 16 s)",
+T.check("jain_by_timescale: number of bins (32 of 0.5 s, 1 of 16 s)",
       jt[0.5]["n"] == 32 and jt[16]["n"] == 1)
 # Alternating: A sends in even seconds, B in odd seconds, 10 Mbit/s each.
 sec = np.floor(t + 1e-9).astype(int)
@@ -161,36 +152,36 @@ rb = 10.0 - ra
 cum_a = np.concatenate([[0], np.cumsum(ra[:-1] * 0.1)])
 cum_b = np.concatenate([[0], np.cumsum(rb[:-1] * 0.1)])
 jt = bm.jain_by_timescale(t, [cum_a, cum_b], [(0, 16), (0, 16)], [1, 2], 0, 16)
-check("jain_by_timescale: alternating flows are unfair at 1 s (0.5), fair at 2 s (1.0)",
+T.check("jain_by_timescale: alternating flows are unfair at 1 s (0.5), fair at 2 s (1.0)",
       near(jt[1]["p50"], 0.5, 1e-6) and near(jt[2]["p50"], 1.0, 1e-6), f"got {jt}")
 jt = bm.jain_by_timescale(t, [ca, cb], [(0, 16), (8, 16)], [4], 0, 16)
-check("jain_by_timescale: bins with one active flow are skipped",
+T.check("jain_by_timescale: bins with one active flow are skipped",
       jt[4]["n"] == 2 and near(jt[4]["p50"], 0.8, 1e-6), f"got {jt}")
 
 # --- scenario resolution ----------------------------------------------------------
 # BDP: 50 Mbit/s * 40 ms = 250000 B = 165.1 frames of 1514 B -> 166
-check("buffer_packets: 1bdp at 50 Mbit/s, 40 ms is 166 packets",
+T.check("buffer_packets: 1bdp at 50 Mbit/s, 40 ms is 166 packets",
       bs.buffer_packets("1bdp", 50, 40) == 166)
-check("buffer_packets: {'bdp': 0.5} and '2 bdp'",
+T.check("buffer_packets: {'bdp': 0.5} and '2 bdp'",
       bs.buffer_packets({"bdp": 0.5}, 50, 40) == 83 and bs.buffer_packets("2 bdp", 50, 40) == 331)
-check("buffer_packets: at least 10 packets", bs.buffer_packets(3, 50, 40) == 10)
+T.check("buffer_packets: at least 10 packets", bs.buffer_packets(3, 50, 40) == 10)
 doc = {"name": "t", "cc": ["cubic"], "duration_s": 10,
        "flows": [{"cc": "@cc", "rtt_ms": 40}, {"cc": "reno", "rtt_ms": 80, "start_s": 2}]}
 plan = bs.resolve(doc, None, ["flows.0.rtt_ms=100", "cc=cubic,none", "bottleneck.rate_mbit=20",
                               "time_scale=2"])
 r0, r1 = plan["runs"]
-check("--set: nested keys, list indices, comma lists",
+T.check("--set: nested keys, list indices, comma lists",
       r0["flows"][0]["rtt_ms"] == 100 and plan["cc"] == ["cubic", "none"]
       and r0["bottleneck"]["rate_kbit"] == 20000)
-check("time_scale=2 doubles duration and start times",
+T.check("time_scale=2 doubles duration and start times",
       r0["duration_s"] == 20 and r0["flows"][1]["start_s"] == 4)
-check("cc 'none' leaves out the @cc flows, keeps the others and their ports",
+T.check("cc 'none' leaves out the @cc flows, keeps the others and their ports",
       [f["cc"] for f in r1["flows"]] == ["reno"] and r1["flows"][0]["port"] == bs.FLOW_PORT0 + 1)
 try:
     bs.resolve(doc, None, ["bottleneck.aqm=codel"])
-    check("an unknown aqm is refused", False)
+    T.check("an unknown aqm is refused", False)
 except bs.ScenarioError:
-    check("an unknown aqm is refused", True)
+    T.check("an unknown aqm is refused", True)
 # Truncated Pareto mean against a Monte Carlo estimate.
 rng = random.Random(7)
 a_, lo, hi = 1.2, 10.0, 2000.0
@@ -200,13 +191,11 @@ while len(xs) < 200000:
     if x <= hi:
         xs.append(x)
 mc = sum(xs) / len(xs)
-check("pareto_mean: truncated Pareto mean matches Monte Carlo within 2%",
+T.check("pareto_mean: truncated Pareto mean matches Monte Carlo within 2%",
       abs(bs.pareto_mean(a_, lo, hi) - mc) / mc < 0.02, f"formula {bs.pareto_mean(a_, lo, hi)}, mc {mc}")
 sched = bs.short_schedule({"load_mbit": 5, "size_kb": 50}, random.Random(1), 0, 200)
 load = sum(b for _, b in sched) * 8 / 200 / 1e6
-check("short_schedule: offered load within 10% of 5 Mbit/s over 200 s",
+T.check("short_schedule: offered load within 10% of 5 Mbit/s over 200 s",
       abs(load - 5) < 0.5 and all(0 < s < 200 for s, _ in sched), f"load {load}")
 
-print(f"1..{N}")
-print(f"{N - FAILED} passed, {FAILED} failed")
-sys.exit(1 if FAILED else 0)
+sys.exit(T.done())

@@ -10,18 +10,11 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 import cc_info  # noqa: E402
 
-N = 0
-FAILED = 0
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import Tap  # noqa: E402
 
+T = Tap("cc_info: ")
 
-def check(name, cond, diag=""):
-    global N, FAILED
-    N += 1
-    if not cond:
-        FAILED += 1
-    print(f"{'' if cond else 'not '}ok {N} - cc_info: {name}")
-    if not cond and diag:
-        print(f"# {diag}")
 
 
 SS = """ESTAB 0      0           198.51.100.2:59644     203.0.113.6:5999
@@ -39,32 +32,30 @@ ESTAB 0      0           198.51.100.2:59600     203.0.113.6:5999
 
 def main():
     socks = list(cc_info.parse(SS.splitlines()))
-    check("three of ours plus a second rapid, cubic skipped", [s[2] for s in socks] ==
+    T.check("three of ours plus a second rapid, cubic skipped", [s[2] for s in socks] ==
           ["rapid", "pert", "icc", "rapid"], str([s[2] for s in socks]))
     loc, peer, _, r = socks[0]
-    check("addresses of the socket line", loc == "198.51.100.2:59644" and peer == "203.0.113.6:5999",
+    T.check("addresses of the socket line", loc == "198.51.100.2:59644" and peer == "203.0.113.6:5999",
           f"{loc} {peer}")
-    check("rapid: r_avg 47.72 Mbit/s, ABest 47.72", r["r_avg_mbps"] == 47.72 and r["abest_mbps"] == 47.72, str(r))
-    check("rapid: pacing_gain 1030 = steady, N 30", r["phase"] == "steady" and r["n"] == 30, str(r))
-    check("rapid: cwnd_gain 1291070 = flags 129 (fq, sender-estimate), m 1.07",
+    T.check("rapid: r_avg 47.72 Mbit/s, ABest 47.72", r["r_avg_mbps"] == 47.72 and r["abest_mbps"] == 47.72, str(r))
+    T.check("rapid: pacing_gain 1030 = steady, N 30", r["phase"] == "steady" and r["n"] == 30, str(r))
+    T.check("rapid: cwnd_gain 1291070 = flags 129 (fq, sender-estimate), m 1.07",
           r["flags"] == ["fq", "sender-estimate"] and r["m"] == 1.07, str(r))
     p = socks[1][3]
-    check("pert: 42 early responses, compete region, p 0.0731, curq 12 ms",
+    T.check("pert: 42 early responses, compete region, p 0.0731, curq 12 ms",
           p["early_responses"] == 42 and p["region"] == "compete" and not p["compete_phase"]
           and abs(p["prob"] - 0.0731) < 1e-9 and p["curq_ms"] == 12, str(p))
-    check("pert: srtt, alpha, beta as printed", p["srtt_ms"] == 32.4 and p["alpha"] == 1.5
+    T.check("pert: srtt, alpha, beta as printed", p["srtt_ms"] == 32.4 and p["alpha"] == 1.5
           and p["beta"] == 0.332031, str(p))
     i = socks[2][3]
-    check("icc: Wmax 93.75 packets, inc 3/256 packet/RTT, decrease 0.875",
+    T.check("icc: Wmax 93.75 packets, inc 3/256 packet/RTT, decrease 0.875",
           i["wmax_pkts"] == 93.75 and i["inc_pkts_per_rtt"] == 0.0117188
           and i["decrease_factor"] == 0.875, str(i))
     s = socks[3][3]
-    check("rapid in slow start: phase 0, N 2, m 2, no flags",
+    T.check("rapid in slow start: phase 0, N 2, m 2, no flags",
           s["phase"] == "slow-start" and s["n"] == 2 and s["m"] == 2.0 and s["flags"] == [], str(s))
-    check("nothing of ours: no socket", list(cc_info.parse(["ESTAB 0 0 a:1 b:2", "\t cubic cwnd:10"])) == [])
-    print(f"1..{N}")
-    print(f"{N - FAILED} passed, {FAILED} failed")
-    return 1 if FAILED else 0
+    T.check("nothing of ours: no socket", list(cc_info.parse(["ESTAB 0 0 a:1 b:2", "\t cubic cwnd:10"])) == [])
+    return T.done()
 
 
 if __name__ == "__main__":

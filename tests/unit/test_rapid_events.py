@@ -15,18 +15,10 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOL = os.path.join(HERE, "..", "..", "scripts", "rapid_events.py")
-N = 0
-FAILED = 0
+sys.path.insert(0, HERE)
+from tap import Tap  # noqa: E402
 
-
-def check(name, cond, diag=""):
-    global N, FAILED
-    N += 1
-    if not cond:
-        FAILED += 1
-    print(f"{'' if cond else 'not '}ok {N} - rapid_events: {name}")
-    if not cond and diag:
-        print(f"# {diag}")
+T = Tap("rapid_events: ")
 
 
 def ev(ts, src, raw, ravg, sport=40000):
@@ -64,40 +56,38 @@ def main():
     text = "".join(lines)
 
     rc, out = run(["phases", "--skip", "0.9", "--until", "5", "--src", "1"], text)
-    check("phases exits 0", rc == 0, out)
+    T.check("phases exits 0", rc == 0, out)
     rows = {}
     for line in out.splitlines():
         d = json.loads(line)
         rows[d["phase"]] = d
-    check("one row per phase, 'start' included", set(rows) == {"start", "a", "b"}, str(rows))
+    T.check("one row per phase, 'start' included", set(rows) == {"start", "a", "b"}, str(rows))
     a = rows.get("a", {})
-    check("skip drops the first 0.9 s, src filters the sender's event",
+    T.check("skip drops the first 0.9 s, src filters the sender's event",
           a.get("estimates") == 5, str(a))
-    check("median ABest of 10..50 Mbit/s is 30", a.get("abest_median") == 30.0, str(a))
-    check("p10 / p90 interpolate (14 / 46)",
+    T.check("median ABest of 10..50 Mbit/s is 30", a.get("abest_median") == 30.0, str(a))
+    T.check("p10 / p90 interpolate (14 / 46)",
           a.get("abest_p10") == 14.0 and a.get("abest_p90") == 46.0, str(a))
-    check("median r_avg", a.get("r_avg_median") == 20.0, str(a))
-    check("a stream without an estimate (rule 0) is counted apart", a.get("no_estimate") == 1, str(a))
+    T.check("median r_avg", a.get("r_avg_median") == 20.0, str(a))
+    T.check("a stream without an estimate (rule 0) is counted apart", a.get("no_estimate") == 1, str(a))
     b = rows.get("b", {})
-    check("until cuts late events of a phase", b.get("estimates") == 1, str(b))
-    check("an empty phase has no median", rows.get("start", {}).get("abest_median") is None)
+    T.check("until cuts late events of a phase", b.get("estimates") == 1, str(b))
+    T.check("an empty phase has no median", rows.get("start", {}).get("abest_median") is None)
 
     rc, out = run(["phases", "--src", "2"], text)
     a = {json.loads(x)["phase"]: json.loads(x) for x in out.splitlines()}.get("a", {})
-    check("src 2 selects the sender-side estimate", a.get("estimates") == 1
+    T.check("src 2 selects the sender-side estimate", a.get("estimates") == 1
           and a.get("abest_median") == 77.0, str(a))
 
     rc, out = run(["csv"], text)
     rows = out.strip().splitlines()
-    check("csv: a header and one row per rapid_abest event", rc == 0 and len(rows) == 1 + 11,
+    T.check("csv: a header and one row per rapid_abest event", rc == 0 and len(rows) == 1 + 11,
           out[:300])
-    check("csv: fields by name", rows[0].startswith("ts,sport,dport,skaddr,id,src,rule"), rows[0])
+    T.check("csv: fields by name", rows[0].startswith("ts,sport,dport,skaddr,id,src,rule"), rows[0])
     rc, out = run(["csv"], "# empty\n")
-    check("csv of a trace without events exits 1", rc == 1)
+    T.check("csv of a trace without events exits 1", rc == 1)
 
-    print(f"1..{N}")
-    print(f"{N - FAILED} passed, {FAILED} failed")
-    return 1 if FAILED else 0
+    return T.done()
 
 
 if __name__ == "__main__":
