@@ -116,6 +116,7 @@
 #include <net/net_namespace.h>
 #include <net/tcp.h>
 
+#include "cc_stats.h"
 #include "compat.h"
 #include "rapid_sest.h"
 #include "rapid_skb.h"
@@ -392,20 +393,16 @@ static void rapid_count(enum rapid_stat s)
 
 static int rapid_stats_get(char *buffer, const struct kernel_param *kp)
 {
-	int i, cpu, len = 0;
+	unsigned long v[RAPID_NSTATS];
+	int i;
 
-	for (i = 0; i < RAPID_NSTATS; i++) {
-		unsigned long sum = 0;
-
-		for_each_possible_cpu(cpu)
-			sum += per_cpu(rapid_stats, cpu)[i];
-		len += scnprintf(buffer + len, PAGE_SIZE - len, "%s %lu\n",
-				 rapid_stat_names[i], sum);
-	}
-	return len;
+	for (i = 0; i < RAPID_NSTATS; i++)
+		v[i] = cc_stats_sum(rapid_stats, i);
+	return cc_stats_print(buffer, 0, rapid_stat_names, v, RAPID_NSTATS);
 }
 
 static const struct kernel_param_ops rapid_stats_ops = {
+	.set = cc_stats_set,
 	.get = rapid_stats_get,
 };
 

@@ -96,6 +96,7 @@
 #include <net/netns/generic.h>
 #include <net/tcp.h>
 
+#include "cc_stats.h"
 #include "rapid_pathchirp.h"
 #include "rapid_skb.h"
 
@@ -173,25 +174,11 @@ static const char * const rapid_rx_stat_names[RAPID_RX_NSTATS] = {
 	"mark_failed",
 };
 
-struct rapid_rx_stats {
-	unsigned long v[RAPID_RX_NSTATS];
-};
-
-static DEFINE_PER_CPU(struct rapid_rx_stats, rapid_rx_stats);
+static DEFINE_PER_CPU(unsigned long[RAPID_RX_NSTATS], rapid_rx_stats);
 
 static void rapid_rx_count(enum rapid_rx_stat s)
 {
-	this_cpu_inc(rapid_rx_stats.v[s]);
-}
-
-static unsigned long rapid_rx_stat_sum(enum rapid_rx_stat s)
-{
-	unsigned long sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(rapid_rx_stats, cpu).v[s];
-	return sum;
+	this_cpu_inc(rapid_rx_stats[s]);
 }
 
 /* ---- parameters ------------------------------------------------------------ */
@@ -290,24 +277,17 @@ static int rapid_rx_stats_get(char *buffer, const struct kernel_param *kp)
 	int i, len;
 
 	for (i = 0; i < RAPID_RX_NSTATS; i++)
-		v[i] = rapid_rx_stat_sum(i);
+		v[i] = cc_stats_sum(rapid_rx_stats, i);
 	gone = v[RAPID_RX_FLOWS_CLOSED] + v[RAPID_RX_FLOWS_EVICTED] +
 	       v[RAPID_RX_FLOWS_FREED];
 	len = scnprintf(buffer, PAGE_SIZE, "flows %lu\n",
 			v[RAPID_RX_FLOWS_NEW] - gone);
-	for (i = 0; i < RAPID_RX_NSTATS; i++)
-		len += scnprintf(buffer + len, PAGE_SIZE - len, "%s %lu\n",
-				 rapid_rx_stat_names[i], v[i]);
-	return len;
-}
-
-static int rapid_rx_stats_set(const char *val, const struct kernel_param *kp)
-{
-	return -EPERM;
+	return cc_stats_print(buffer, len, rapid_rx_stat_names, v,
+			      RAPID_RX_NSTATS);
 }
 
 static const struct kernel_param_ops rapid_rx_stats_ops = {
-	.set = rapid_rx_stats_set,
+	.set = cc_stats_set,
 	.get = rapid_rx_stats_get,
 };
 

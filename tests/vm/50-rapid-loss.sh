@@ -29,6 +29,8 @@ rmmod tcp_rapid
 kt_check_not "insmod tcp_rapid n=1 is refused" insmod "$LAB_TOP/tcp_rapid.ko" n=1
 kt_check "the refusal names the parameter and its range" \
 	bash -c "dmesg | tail -n 5 | grep -q 'n=1 refused: must be \[2, 128\] packets'"
+# (a read-only parameter without a ->set would be called through NULL here)
+kt_check_not "insmod tcp_rapid stats=1 is refused (read-only)" insmod "$LAB_TOP/tcp_rapid.ko" stats=1
 kt_check "insmod tcp_rapid with valid parameters" insmod "$LAB_TOP/tcp_rapid.ko" n=30 m=1070
 for bad in n=129 m=1000 m=4001 ss_n_max=1 tau_ms=0 pacing_shift=11 loss_factor=99 \
 	fixed_rate_kbps=5 inject_abest_kbps=100000001 min_rate_kbps=200000000 \
@@ -162,8 +164,7 @@ kt_cmp "isolated loss: r_avg unchanged (steps)" "$(res steps "$KT_TMP/iso.res" |
 kt_cmp "isolated loss: no LOSS flag" "${lossf:-1}" "==" 0
 
 # Persistent random loss: 5% on the data path from 1.2 s on, no queue.
-stat() { awk -v n="$1" '$1 == n { print $2 }' "$RAPID_P/stats"; }
-lr0=$(stat loss_random)
+lr0=$(kt_modstat tcp_rapid loss_random)
 hold_run pers 5703 4 --at "1.2:$KT_TMP/lossy=1" &
 pid=$!
 wait_file "$KT_TMP/lossy" && lab_set_data_netem "loss 5%"
@@ -175,7 +176,7 @@ read -r bw lossf retr <<<"$(res end "$KT_TMP/pers.res")"
 kt_cmp "random loss: packets were retransmitted (count)" "${retr:-0}" ">=" 10
 kt_cmp "random loss: r_avg unchanged (steps)" "$(res steps "$KT_TMP/pers.res" | cut -d' ' -f1)" "==" 0
 kt_cmp "random loss: no LOSS flag" "${lossf:-1}" "==" 0
-kt_cmp "random loss: losses counted as random (loss_random)" "$(( $(stat loss_random) - lr0 ))" ">" 0
+kt_cmp "random loss: losses counted as random (loss_random)" "$(( $(kt_modstat tcp_rapid loss_random) - lr0 ))" ">" 0
 
 # Persistent congestive loss: the bottleneck drops from 200 to 5 Mbit/s
 # at 1.2 s under the 10 Mbit/s sender; its 500-packet buffer fills in

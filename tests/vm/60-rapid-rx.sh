@@ -175,8 +175,6 @@ def main():
 main()
 EOF
 
-# rxstat NAME: a counter of the module (all namespaces)
-rxstat() { awk -v n="$1" '$1 == n { print $2 }' "$P/stats"; }
 # v FILE KEY: a value from an analyser output ("key value" lines)
 v() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 # csum_errors NS: TcpInCsumErrors of a namespace (absolute; new netns start at 0)
@@ -270,7 +268,7 @@ for fam in 4 6; do
 		"$(v "$s" bad_csums)" "==" 0
 done
 kt_cmp "cubic: the helper created no flow and touched no packet" \
-	"$(( $(rxstat flows_new) + $(rxstat feedback) + $(rxstat no_room) + $(rxstat add_failed) + $(rxstat pkts) + $(rxstat marked) ))" "==" 0
+	"$(( $(kt_modstat tcp_rapid_rx flows_new) + $(kt_modstat tcp_rapid_rx feedback) + $(kt_modstat tcp_rapid_rx no_room) + $(kt_modstat tcp_rapid_rx add_failed) + $(kt_modstat tcp_rapid_rx pkts) + $(kt_modstat tcp_rapid_rx marked) ))" "==" 0
 # The same flow without the helper: the same ACK option layouts.
 rmmod tcp_rapid_rx
 plain_run 4 5603 bare4
@@ -344,7 +342,7 @@ for fam in 4 6; do
 done
 kt_cmp "marked: no TcpInCsumErrors at the receiver (marked data)" "$(csum_errors "$LAB_RCV")" "==" 0
 kt_cmp "marked: no TcpInCsumErrors at the sender (feedback ACKs)" "$(csum_errors "$snd")" "==" 0
-kt_cmp "marked: every flow gone after the transfers" "$(rxstat flows)" "==" 0
+kt_cmp "marked: every flow gone after the transfers" "$(kt_modstat tcp_rapid_rx flows)" "==" 0
 
 # feedback_acks=0: every pure ACK carries the latest result.
 echo 0 >"$P/feedback_acks"
@@ -409,7 +407,7 @@ sleep 0.5
 SOCK=$LAB_TOP/tests/vm/cc_socket.py
 echo 5620 >"$P/mark_tx_port"
 echo 300 >"$P/idle_ms"
-b_ev=$(rxstat flows_evicted) b_cl=$(rxstat flows_closed)
+b_ev=$(kt_modstat tcp_rapid_rx flows_evicted) b_cl=$(kt_modstat tcp_rapid_rx flows_closed)
 lab_ns "$snd" $PY "$SOCK" --connect "$LAB_RCV4:5620" --send 2000000 --hold 6 >/dev/null &
 hpid=$!
 # flows in the receiver's table, every 50 ms, while the connection is open
@@ -431,12 +429,12 @@ kt_check "idle: /proc/net/rapid_rx lists the flow (sender, receiver:5620, counts
 	grep -Eq "^${LAB_SND4[0]}:[0-9]+ $LAB_RCV4:5620 [0-9]+ [0-9]+ [0-9]+ [a-z-]+ [0-9]+ [01] [0-9]+ [0-9]+\$" "$KT_TMP/idle.proc"
 kt_cmp "idle: it is gone after idle_ms=300 without data" "$f_gone" "==" 1
 kt_cmp "idle: ... while the connection was still open" "$est" "==" 1
-kt_cmp "idle: counted as an eviction" "$(( $(rxstat flows_evicted) - b_ev ))" "==" 1
-kt_cmp "idle: the FIN later found no flow to close" "$(( $(rxstat flows_closed) - b_cl ))" "==" 0
+kt_cmp "idle: counted as an eviction" "$(( $(kt_modstat tcp_rapid_rx flows_evicted) - b_ev ))" "==" 1
+kt_cmp "idle: the FIN later found no flow to close" "$(( $(kt_modstat tcp_rapid_rx flows_closed) - b_cl ))" "==" 0
 echo 10000 >"$P/idle_ms"
 
 echo 1 >"$P/max_flows"
-b_ref=$(rxstat flows_refused)
+b_ref=$(kt_modstat tcp_rapid_rx flows_refused)
 for i in 1 2; do
 	lab_ns "$snd" $PY "$SOCK" --connect "$LAB_RCV4:5620" --send 3000000 --hold 3 >/dev/null &
 	eval "cpid$i=\$!"
@@ -445,11 +443,11 @@ f_cap=0
 for _ in $(seq 1 60); do
 	f=$(lab_ns "$LAB_RCV" awk '/^# flows/ { print $3 }' /proc/net/rapid_rx)
 	[ "$f" -gt "$f_cap" ] && f_cap=$f
-	[ "$(( $(rxstat flows_refused) - b_ref ))" -gt 0 ] && [ "$f_cap" -ge 1 ] && break
+	[ "$(( $(kt_modstat tcp_rapid_rx flows_refused) - b_ref ))" -gt 0 ] && [ "$f_cap" -ge 1 ] && break
 	sleep 0.05
 done
 kt_cmp "max_flows=1: one flow tracked with two marked connections" "$f_cap" "==" 1
-kt_cmp "max_flows=1: the second flow was refused" "$(( $(rxstat flows_refused) - b_ref ))" ">" 0
+kt_cmp "max_flows=1: the second flow was refused" "$(( $(kt_modstat tcp_rapid_rx flows_refused) - b_ref ))" ">" 0
 # unload with a live flow, then the connections finish normally
 kt_check "rmmod with live flows" rmmod tcp_rapid_rx
 # shellcheck disable=SC2154
@@ -499,16 +497,16 @@ for i, o in enumerate(bad):
 if len(sys.argv) > 4:
     s.sendto(seg(dopt(7, 0, 30, 12345), 40100), (dst, 0))
 EOF
-b_bad=$(rxstat bad_opt) b_new=$(rxstat flows_new) b_nosk=$(rxstat no_socket)
+b_bad=$(kt_modstat tcp_rapid_rx bad_opt) b_new=$(kt_modstat tcp_rapid_rx flows_new) b_nosk=$(kt_modstat tcp_rapid_rx no_socket)
 lab_ns "$snd" $PY "$KT_TMP/craft.py" "${LAB_SND4[0]}" "$LAB_RCV4" 5620
 sleep 0.5
-kt_cmp "crafted: 6 malformed data options counted" "$(( $(rxstat bad_opt) - b_bad ))" "==" 6
+kt_cmp "crafted: 6 malformed data options counted" "$(( $(kt_modstat tcp_rapid_rx bad_opt) - b_bad ))" "==" 6
 lab_ns "$snd" $PY "$KT_TMP/craft.py" "${LAB_SND4[0]}" "$LAB_RCV4" 5620 valid
 sleep 0.5
 kt_cmp "crafted: a valid option for no connection is counted (no_socket)" \
-	"$(( $(rxstat no_socket) - b_nosk ))" "==" 1
-kt_cmp "crafted: no flow created by any of them" "$(( $(rxstat flows_new) - b_new ))" "==" 0
-kt_cmp "crafted: no flow left" "$(rxstat flows)" "==" 0
+	"$(( $(kt_modstat tcp_rapid_rx no_socket) - b_nosk ))" "==" 1
+kt_cmp "crafted: no flow created by any of them" "$(( $(kt_modstat tcp_rapid_rx flows_new) - b_new ))" "==" 0
+kt_cmp "crafted: no flow left" "$(kt_modstat tcp_rapid_rx flows)" "==" 0
 echo 0 >"$P/mark_tx_port"
 echo 1024 >"$P/max_flows"
 

@@ -112,7 +112,7 @@ if kt_rmmod_wait tcp_rapid 60; then
 	insmod "$LAB_TOP/tcp_rapid.ko" stream_slots=0
 	xfer "stream_slots=0 (no records, as after a failed allocation)" rapid
 	kt_cmp "stream_slots=0: the socket ran without records (nomem counter unchanged: not an allocation failure)" \
-		"$(awk '$1 == "nomem" { print $2 }' /sys/module/tcp_rapid/parameters/stats)" "==" 0
+		"$(kt_modstat tcp_rapid nomem)" "==" 0
 	kt_rmmod_wait tcp_rapid 60
 	insmod "$LAB_TOP/tcp_rapid.ko"
 else

@@ -55,6 +55,12 @@ kt_cmp() {
 	fi
 }
 
+# kt_modstat MODULE NAME: the counter NAME of a module's read-only "stats"
+# parameter (one "name value" line per counter; all network namespaces).
+kt_modstat() {
+	awk -v n="$2" '$1 == n { print $2 }' "/sys/module/$1/parameters/stats"
+}
+
 # kt_rmmod_wait MODULE [SECONDS]: rmmod, retrying while sockets of earlier
 # suites (FIN_WAIT, LAST_ACK) still hold the module; 0 on success.
 kt_rmmod_wait() {

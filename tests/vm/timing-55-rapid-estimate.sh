@@ -130,7 +130,6 @@ check() {
 	kt_diag "$tag: $($PY -c 'import json,sys; d=json.load(open(sys.argv[1])); print("throughput %.1f Mbit/s, retransmits %s" % (d["end"]["sum_received"]["bits_per_second"]/1e6, d["end"]["sum_sent"].get("retransmits")))' "$KT_TMP/$tag.json" 2>&1)"
 }
 
-stat() { awk -v n="$1" '$1 == n { print $2 }' /sys/module/tcp_rapid/parameters/stats; }
 
 # Experiments: T55_PARTS="helper stock" (default both), T55_RX_Q_NOISE=ns
 # for the helper's noise floor.
@@ -141,21 +140,21 @@ grep -q '^tcp_rapid_rx ' /proc/modules || insmod "$RXKO"
 [ -n "${T55_RX_Q_NOISE:-}" ] && echo "$T55_RX_Q_NOISE" >/sys/module/tcp_rapid_rx/parameters/q_noise_ns
 kt_diag "helper: q_noise_ns $(cat /sys/module/tcp_rapid_rx/parameters/q_noise_ns)"
 if [[ " $PARTS " == *" helper "* ]]; then
-fb0=$(stat fb_applied) se0=$(stat sest_applied)
+fb0=$(kt_modstat tcp_rapid fb_applied) se0=$(kt_modstat tcp_rapid sest_applied)
 run helper 5301
-kt_cmp "helper: feedback options applied by the sender" "$(( $(stat fb_applied) - fb0 ))" ">" 200
+kt_cmp "helper: feedback options applied by the sender" "$(( $(kt_modstat tcp_rapid fb_applied) - fb0 ))" ">" 200
 kt_cmp "helper: no sender-side estimate once feedback arrives (count)" \
-	"$(( $(stat sest_applied) - se0 ))" "<=" 5
+	"$(( $(kt_modstat tcp_rapid sest_applied) - se0 ))" "<=" 5
 check helper 1 "helper"
 fi
 [[ " $PARTS " == *" stock "* ]] || kt_done
 
 # (b) a stock receiver
 kt_rmmod_wait tcp_rapid_rx 30 >/dev/null || kt_fail "rmmod tcp_rapid_rx"
-fb0=$(stat fb_acks) se0=$(stat sest_applied)
+fb0=$(kt_modstat tcp_rapid fb_acks) se0=$(kt_modstat tcp_rapid sest_applied)
 run stock 5401
-kt_cmp "stock: no feedback option seen" "$(( $(stat fb_acks) - fb0 ))" "==" 0
-kt_cmp "stock: sender-side estimates applied" "$(( $(stat sest_applied) - se0 ))" ">" 200
+kt_cmp "stock: no feedback option seen" "$(( $(kt_modstat tcp_rapid fb_acks) - fb0 ))" "==" 0
+kt_cmp "stock: sender-side estimates applied" "$(( $(kt_modstat tcp_rapid sest_applied) - se0 ))" ">" 200
 check stock 2 "stock"
 insmod "$RXKO" 2>/dev/null
 kt_done
