@@ -444,6 +444,9 @@ struct rapid_cfg {
 	u16 m;			/* 1/1000: steady-state m */
 	u8 n;			/* steady-state N */
 	u8 ss_n_max;		/* slow start: N doubles up to this */
+	u64 ss_r1_cap;		/* B/s: slow start grows r_1 at most to this
+				 * (0: no cap; set per ABest by the caller)
+				 */
 };
 
 /* The report's defaults. */
@@ -457,6 +460,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->m = RAPID_DEF_M;
 	cfg->n = RAPID_DEF_N;
 	cfg->ss_n_max = RAPID_DEF_SS_N_MAX;
+	cfg->ss_r1_cap = 0;
 }
 
 enum rapid_phase {
@@ -652,6 +656,8 @@ static inline enum rapid_ev rapid_ctl_on_abest(struct rapid_ctl *ctl,
 			return RAPID_EV_SS_EXIT;
 		}
 		r_1 = abest < top ? abest : top;
+		if (cfg->ss_r1_cap && r_1 > cfg->ss_r1_cap)
+			r_1 = cfg->ss_r1_cap;
 		n = 2U * ctl->n;
 		if (n > cfg->ss_n_max)
 			n = cfg->ss_n_max;

@@ -226,6 +226,8 @@ static inline u64 rapid_sest_abest(const struct rapid_pc_result *res, u64 top)
 #define RAPID_EB_SLACK_MILLI	100	/* 1/1000 */
 /* Slow start leaves on a truncated stream at most at this times its r_1. */
 #define RAPID_EB_SS_EXIT_LOSSY	4ULL
+/* No ABest below r_1 >> this: the lowest value the analysis can give. */
+#define RAPID_EB_FLOOR_SHIFT	1
 
 /*
  * The ABest (B/s) the controller gets from an estimate of a stream whose
@@ -244,6 +246,9 @@ static inline u64 rapid_sest_abest(const struct rapid_pc_result *res, u64 top)
  *    link): a "no trend" prefix is a lower bound, which in steady state
  *    may raise r_avg but not lower it and in slow start says nothing (slow
  *    start waits for a loss-free stream);
+ *  - never below r_1 / 2, the "trend from the first packets" value: no
+ *    analysis of the stream's delays can give less (every other rule
+ *    averages rates in [r_1, top]), so a lower value is a lie or a bug;
  *  - slow start leaving on the trend of a truncated prefix (loss or
  *    reordering cut the stream): PathChirp's D over the few, far apart
  *    rates of an m = 2 prefix can land far above the rate where the trend
@@ -257,7 +262,7 @@ static inline u64 rapid_estimate_bound(u32 rule, u64 abest, u64 top, u32 eb,
 {
 	bool ss = eb & RAPID_EB_SS;
 	bool grow_ok = ss && !(eb & (RAPID_EB_LOSSY | RAPID_EB_RETRANS));
-	u64 cap;
+	u64 cap, floor;
 
 	if (!top)
 		return 0;
@@ -274,7 +279,14 @@ static inline u64 rapid_estimate_bound(u32 rule, u64 abest, u64 top, u32 eb,
 	} else if (rule == RAPID_PC_RULE_NO_TREND && !(eb & RAPID_EB_LOSSY)) {
 		abest = top;
 	}
+	if (!abest)
+		return 0;
 	abest = rapid_abest_clamp(abest, top, RAPID_EB_SLACK_MILLI);
+	floor = r1 >> RAPID_EB_FLOOR_SHIFT;
+	if (floor > top)
+		floor = top;	/* (r_1 above the top: not a schedule) */
+	if (abest < floor)
+		abest = floor;
 	if ((eb & RAPID_EB_RANDOM) && rule == RAPID_PC_RULE_NO_TREND &&
 	    (ss || abest < r_avg))
 		return 0;
@@ -285,6 +297,28 @@ static inline u64 rapid_estimate_bound(u32 rule, u64 abest, u64 top, u32 eb,
 			abest = cap;
 	}
 	return abest;
+}
+
+/*
+ * Receiver feedback against the sender's own estimate of the same stream
+ * (both bounded by rapid_estimate_bound(), B/s): they disagree when one is
+ * more than RAPID_FB_DISAGREE times the other.  The two see the same
+ * packets, one by their arrival times, the other by their ACKs': a helper
+ * that tells the truth stays well within that (measured in timing-55:
+ * per-stream p10..p90 of both within 0.7..2.2 of the avail-bw); a receiver
+ * that lies (an ABest far above what its own ACKs show was delivered, or
+ * far below) does not.  No value (0) never disagrees.
+ */
+#define RAPID_FB_DISAGREE	3ULL
+
+static inline bool rapid_fb_disagrees(u64 fb, u64 own)
+{
+	u64 lo = fb < own ? fb : own, hi = fb < own ? own : fb;
+
+	if (!lo)
+		return false;
+	return hi / RAPID_FB_DISAGREE > lo ||
+	       (hi / RAPID_FB_DISAGREE == lo && hi % RAPID_FB_DISAGREE);
 }
 
 #endif /* RAPID_SEST_H */

@@ -111,6 +111,7 @@
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
 #include <linux/overflow.h>
+#include <linux/win_minmax.h>
 #include <linux/percpu.h>
 #include <linux/tracepoint.h>
 #include <net/net_namespace.h>
@@ -140,6 +141,22 @@
 #define RAPID_F_RXFB		0x40	/* the receiver's helper sends feedback */
 #define RAPID_F_SEST		0x80	/* a sender-side estimate was applied */
 
+/*
+ * Streams completed without a feedback option, after the last one, before
+ * the sender-side estimate takes over again (the helper repeats every
+ * result on feedback_acks ACKs: four streams without any is no ACK loss).
+ */
+#define RAPID_FB_LAPSE		4U
+/* Streams in a row whose feedback the own estimate contradicts: distrust. */
+#define RAPID_FB_DISTRUST	3U
+/*
+ * No estimate sets r_avg above this times the highest rate the path
+ * delivered (TCP's delivery-rate samples) in the last RAPID_DR_WIN_RTTS
+ * round trips.
+ */
+#define RAPID_DR_GAIN		4ULL
+#define RAPID_DR_WIN_RTTS	8U
+
 /* Smallest stream_slots the allocation falls back to. */
 #define RAPID_SLOTS_MIN		8U
 
@@ -156,6 +173,7 @@
 #define RAPID_SF_REPAIRED	0x10	/* one of its own packets was retransmitted */
 #define RAPID_SF_JUDGED		0x20	/* its loss accounting is done */
 #define RAPID_SF_LOSSY		0x40	/* ... and found congestive loss */
+#define RAPID_SF_FB_PENDING	0x80	/* feedback came before it was delivered */
 
 /* get_info encoding (struct tcp_bbr_info; see rapid_get_info()). */
 #define RAPID_INFO_GAIN_SHIFT	8	/* ss prints the gains divided by 256 */
@@ -182,6 +200,9 @@ struct rapid_stream {
 	u8 est;				/* RAPID_EST_* */
 	u8 est_rule;			/* enum rapid_pc_rule of the estimate */
 	u8 est_lossy;			/* the estimate is from a stopped prefix */
+	u8 fb_rule;			/* RAPID_SF_FB_PENDING: the feedback's rule */
+	u8 fb_truncated;		/* ... and its truncated flag */
+	u64 fb_abest;			/* ... and its ABest, B/s */
 };
 
 /*
@@ -197,6 +218,23 @@ struct rapid_ring {
 					 * stream completed, us (U32_MAX: none)
 					 */
 	u32 qd_us;			/* standing queue: that minus min RTT, us */
+	u32 fb_launched;		/* newest stream id launched when the last
+					 * fresh feedback option came
+					 */
+	u64 fb_abest;			/* feedback waiting for cong_control: B/s */
+	u32 fb_id;			/* ... its stream (0: none waiting) */
+	u8 fb_rule;			/* ... enum rapid_pc_rule */
+	u8 fb_truncated;		/* ... from a stream's prefix */
+	u8 fb_disagree;			/* streams in a row on which the feedback
+					 * and the own estimate disagreed
+					 */
+	u8 fb_distrust;			/* 1: the receiver's feedback is ignored */
+	struct minmax dr_max;		/* highest delivery rate, kbit/s, over the
+					 * last RAPID_DR_WIN_RTTS round trips
+					 * (time in us)
+					 */
+	u32 sest_last_id;		/* the last completed stream with an own */
+	u32 sest_last_kbps;		/* estimate, and that estimate (bounded) */
 	u16 head;			/* streams recorded (free-running) */
 	u16 tail;			/* streams completed (free-running) */
 	u16 judge;			/* next stream for the loss accounting
@@ -376,12 +414,18 @@ enum rapid_stat {
 	RAPID_ST_SEST_APPLIED,	/* sender-side ABest handed to the controller */
 	RAPID_ST_NOMEM,		/* sockets without stream records */
 	RAPID_ST_LOSS_RANDOM,	/* losses without a standing queue: ignored */
+	RAPID_ST_FB_LAPSED,	/* feedback stopped: sender-side estimate again */
+	RAPID_ST_FB_DISAGREE,	/* feedback not applied: the own estimate differs */
+	RAPID_ST_FB_DISTRUSTED,	/* sockets that stopped believing their receiver */
+	RAPID_ST_FB_IGNORED,	/* feedback options of such receivers */
+	RAPID_ST_DR_CAPPED,	/* estimates cut to what the path delivered */
 	RAPID_NSTATS
 };
 
 static const char * const rapid_stat_names[RAPID_NSTATS] = {
 	"marked", "mark_failed", "fb_acks", "fb_refused", "fb_applied", "fb_stale",
 	"sest_streams", "sest_late", "sest_applied", "nomem", "loss_random",
+	"fb_lapsed", "fb_disagree", "fb_distrusted", "fb_ignored", "dr_capped",
 };
 
 static DEFINE_PER_CPU(unsigned long[RAPID_NSTATS], rapid_stats);
@@ -421,6 +465,7 @@ static void rapid_cfg_load(struct rapid_cfg *cfg)
 	cfg->m = READ_ONCE(rapid_p_m.val);
 	cfg->n = READ_ONCE(rapid_p_n.val);
 	cfg->ss_n_max = READ_ONCE(rapid_p_ss_n_max.val);
+	cfg->ss_r1_cap = 0;
 }
 
 /* ---- pacing and cwnd --------------------------------------------------- */
@@ -645,7 +690,8 @@ static struct rapid_stream *rapid_ring_find_id(struct rapid *ca, u32 id)
  * cong_control or the tcp_probe tracepoint).  Stale, duplicate or, in slow
  * start, out-of-epoch stream ids are ignored by rapid_ctl_on_abest().
  */
-static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest)
+static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest,
+			   u64 ss_r1_cap)
 {
 	struct rapid *ca = inet_csk_ca(sk);
 	struct rapid_cfg cfg;
@@ -653,6 +699,7 @@ static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest)
 	if (!ca->ctl.n)
 		return;
 	rapid_cfg_load(&cfg);
+	cfg.ss_r1_cap = ss_r1_cap;
 	if (ca->ring)
 		ca->ring->abest_kbps = rapid_rate_to_kbps(abest);
 	rapid_ctl_on_abest(&ca->ctl, &cfg, stream_id, abest,
@@ -660,19 +707,18 @@ static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest)
 }
 
 /*
- * An estimate of stream id (receiver feedback or the sender's own): rule,
- * ABest (B/s), lossy = from the prefix of a stream with a hole; bounded by
- * rapid_estimate_bound() before it reaches the controller.  Returns true
- * when the controller got an ABest.
+ * The value of an estimate of a stream (rec: its record, if any; receiver
+ * feedback or the sender's own): rule, ABest (B/s), lossy = from the
+ * prefix of a stream with a hole; bounded by rapid_estimate_bound().  B/s,
+ * 0 for none.
  */
-static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
-			      u64 abest, bool lossy,
-			      const struct rapid_stream *rec)
+static u64 rapid_estimate_value(struct sock *sk, u32 src, u32 rule,
+				u64 abest, bool lossy,
+				const struct rapid_stream *rec)
 {
 	struct rapid *ca = inet_csk_ca(sk);
 	const struct rapid_schedule *sched;
 	struct rapid_schedule cur;
-	u64 raw = abest;
 	u32 eb = 0;
 
 	/*
@@ -700,19 +746,106 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 		eb |= RAPID_EB_SS;
 	if (lossy)
 		eb |= RAPID_EB_LOSSY;
-	abest = rapid_estimate_bound(rule, abest, rapid_schedule_top(sched), eb,
-				     ca->ctl.r_avg,
-				     rapid_rate_from_fp(sched->r1_fp));
+	return rapid_estimate_bound(rule, abest, rapid_schedule_top(sched), eb,
+				    ca->ctl.r_avg,
+				    rapid_rate_from_fp(sched->r1_fp));
+}
+
+/*
+ * Hand an estimate of stream id to the controller: its value, less the
+ * standing-queue drain in steady state.  Returns true when the controller
+ * got an ABest.
+ */
+static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
+			      u64 abest, bool lossy,
+			      const struct rapid_stream *rec)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	u64 raw = abest, dr = 0;
+
+	abest = rapid_estimate_value(sk, src, rule, abest, lossy, rec);
+	/*
+	 * Never far above what the path has delivered: an ABest above
+	 * RAPID_DR_GAIN times the delivery-rate maximum of the last round
+	 * trips is cut to that (in slow start that ends slow start there:
+	 * the tops of m = 2 streams are no rate bound), and a "no trend"
+	 * below it grows slow start's r_1 at most to it.  A lying receiver
+	 * gets no further, and neither do ACK-compressed "no trend"
+	 * estimates of the sender's own (seen on the fast-clock lab: r_avg
+	 * at 2.4 Gbit/s for a moment on a 10 Mbit/s path).
+	 */
+	if (ca->ring)
+		dr = rapid_kbps_to_rate(minmax_get(&ca->ring->dr_max)) *
+		     RAPID_DR_GAIN;
+	if (dr && abest > dr) {
+		rapid_count(RAPID_ST_DR_CAPPED);
+		abest = dr;
+	}
 	if (ca->ring && ca->ctl.phase == RAPID_PHASE_STEADY)
 		abest = rapid_drain_abest(abest, ca->ring->qd_us,
 					  tcp_min_rtt(tcp_sk(sk)),
 					  READ_ONCE(rapid_p_drain_max.val));
 	if (abest)
-		rapid_on_abest(sk, id, abest);
+		rapid_on_abest(sk, id, abest, dr);
 	trace_rapid_abest(sk, id, src, rule, lossy, rapid_rate_to_kbps(raw),
 			  rapid_rate_to_kbps(abest),
 			  rapid_rate_to_kbps(ca->ctl.r_avg), ca->ctl.phase);
 	return abest != 0;
+}
+
+/*
+ * Receiver feedback for stream id (rec: its record, if any) meets the
+ * sender's own estimate of the same stream, from the same packets' ACKs.
+ * The receiver is not trusted blindly: in steady state, where both
+ * estimates are meaningful (slow start's m = 2 streams leave the ACK-based
+ * one mostly "no trend"), feedback the own estimate contradicts
+ * (rapid_fb_disagrees()) is not applied, and after RAPID_FB_DISTRUST
+ * streams in a row the receiver is not believed again on this connection:
+ * the sender-side estimate takes over.  A receiver that lies high would
+ * otherwise drive r_avg to the stream tops and on, far above what the path
+ * delivers; one that lies low would hold the flow near the rate floor.
+ */
+static void rapid_fb_check_apply(struct sock *sk, u32 id, u32 rule, u64 abest,
+				 bool truncated, const struct rapid_stream *rec)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	struct rapid_ring *ring = ca->ring;
+	u64 own = 0, fb;
+
+	if (ring->fb_distrust) {
+		rapid_count(RAPID_ST_FB_IGNORED);
+		return;
+	}
+	if (ca->ctl.phase == RAPID_PHASE_STEADY) {
+		if (rec && rec->est == RAPID_EST_DONE)
+			own = rapid_estimate_value(sk, RAPID_SRC_SENDER,
+						   rec->est_rule,
+						   rapid_kbps_to_rate(rec->est_kbps),
+						   rec->est_lossy, rec);
+		else if (!rec && id == ring->sest_last_id)
+			own = rapid_kbps_to_rate(ring->sest_last_kbps);
+		fb = rapid_estimate_value(sk, RAPID_SRC_RECEIVER, rule, abest,
+					  truncated, rec);
+		/*
+		 * Also contradicted: room above r_avg for a stream that lost
+		 * packets to a standing queue (judged congestive).  A helper
+		 * sees that queue grow from the stream's first packets.
+		 */
+		if (rapid_fb_disagrees(fb, own) ||
+		    (rec && (rec->flags & RAPID_SF_LOSSY) && fb > ca->ctl.r_avg)) {
+			rapid_count(RAPID_ST_FB_DISAGREE);
+			if (++ring->fb_disagree >= RAPID_FB_DISTRUST) {
+				ring->fb_distrust = 1;
+				rapid_count(RAPID_ST_FB_DISTRUSTED);
+			}
+			return;
+		}
+		if (own && fb)
+			ring->fb_disagree = 0;
+	}
+	if (rapid_on_estimate(sk, id, RAPID_SRC_RECEIVER, rule, abest, truncated,
+			      rec))
+		rapid_count(RAPID_ST_FB_APPLIED);
 }
 
 /*
@@ -792,6 +925,11 @@ static void rapid_judge_streams(struct sock *sk)
 			break;
 		if (!(rec->flags & RAPID_SF_JUDGED))
 			rapid_stream_judge(sk, rec->id, rec);
+		if (rec->flags & RAPID_SF_FB_PENDING) {
+			rec->flags &= ~RAPID_SF_FB_PENDING;
+			rapid_fb_check_apply(sk, rec->id, rec->fb_rule,
+					     rec->fb_abest, rec->fb_truncated, rec);
+		}
 	}
 }
 
@@ -804,6 +942,19 @@ static void rapid_stream_done(struct sock *sk, u32 id,
 	bool lossy;
 	u32 inject;
 
+	/*
+	 * Feedback that stops (the helper unloaded, a middlebox that strips
+	 * the option after a route change, a peer that lied once and went
+	 * quiet) hands the estimate back to the sender's own: otherwise no
+	 * ABest would ever come again and r_avg would stay where the last
+	 * option left it.  RAPID_FB_LAPSE streams launched after the last
+	 * option and completed without another are the sign.
+	 */
+	if ((ca->flags & RAPID_F_RXFB) && ca->ring &&
+	    rapid_id_after(id, ca->ring->fb_launched + RAPID_FB_LAPSE)) {
+		ca->flags &= ~RAPID_F_RXFB;
+		rapid_count(RAPID_ST_FB_LAPSED);
+	}
 	/* unrecorded streams (ring full or none) are judged here */
 	if (!rec || !(rec->flags & RAPID_SF_JUDGED))
 		lossy = rapid_stream_judge(sk, id, rec);
@@ -822,14 +973,23 @@ static void rapid_stream_done(struct sock *sk, u32 id,
 	inject = READ_ONCE(rapid_p_inject_abest.val);
 	if (inject) {
 		ca->flags |= RAPID_F_INJECT;
-		rapid_on_abest(sk, id, rapid_kbps_to_rate(inject));
+		rapid_on_abest(sk, id, rapid_kbps_to_rate(inject), 0);
 		trace_rapid_abest(sk, id, RAPID_SRC_INJECT, 0, lossy, inject,
 				  inject, rapid_rate_to_kbps(ca->ctl.r_avg),
 				  ca->ctl.phase);
 		return;
 	}
-	/* the sender-side estimate, unless the receiver answers */
-	if (rec && rec->est == RAPID_EST_DONE && !(ca->flags & RAPID_F_RXFB) &&
+	if (!rec || rec->est != RAPID_EST_DONE)
+		return;
+	/* kept to check feedback that comes after the stream completed */
+	ca->ring->sest_last_id = id;
+	ca->ring->sest_last_kbps =
+		rapid_rate_to_kbps(rapid_estimate_value(sk, RAPID_SRC_SENDER,
+							rec->est_rule,
+							rapid_kbps_to_rate(rec->est_kbps),
+							rec->est_lossy, rec));
+	/* the sender-side estimate, unless a receiver it believes answers */
+	if ((!(ca->flags & RAPID_F_RXFB) || ca->ring->fb_distrust) &&
 	    rapid_on_estimate(sk, id, RAPID_SRC_SENDER, rec->est_rule,
 			      rapid_kbps_to_rate(rec->est_kbps), rec->est_lossy,
 			      rec)) {
@@ -883,8 +1043,7 @@ static void rapid_sest_on_ack(struct sock *sk)
 	u32 una = tp->snd_una, front;
 	u16 i;
 
-	if (!ring || (ca->flags & RAPID_F_RXFB) ||
-	    !READ_ONCE(rapid_p_sender_estimate.val))
+	if (!ring || !READ_ONCE(rapid_p_sender_estimate.val))
 		return;
 	front = rapid_delivery_front(tp);
 	for (i = ring->tail; i != ring->head; i++) {
@@ -974,19 +1133,31 @@ static void rapid_probe_ack(void *data, struct sock *sk, struct sk_buff *skb)
 		rapid_count(RAPID_ST_FB_REFUSED);
 		return;
 	}
-	ca->flags |= RAPID_F_RXFB;
 	id = ca->ctl.launched_id - (u16)((u16)ca->ctl.launched_id - fb.stream_id);
-	/* the helper repeats each result on a few ACKs: one is enough */
+	/*
+	 * The helper repeats each result on a few ACKs: one is enough.  Only
+	 * a result for a newer stream says the helper is there: a peer that
+	 * repeats old ids must not keep the sender-side estimate off.
+	 */
 	if (ca->ctl.last_id && !rapid_id_after(id, ca->ctl.last_id)) {
 		rapid_count(RAPID_ST_FB_STALE);
 		return;
 	}
-	if (READ_ONCE(rapid_p_inject_abest.val))
+	ca->flags |= RAPID_F_RXFB;
+	if (READ_ONCE(rapid_p_inject_abest.val) || !id)
 		return;
-	if (rapid_on_estimate(sk, id, RAPID_SRC_RECEIVER, fb.rule, fb.abest,
-			      fb.truncated,
-			      rapid_ring_find_id(ca, id)))
-		rapid_count(RAPID_ST_FB_APPLIED);
+	if (!ca->ring) {
+		if (rapid_on_estimate(sk, id, RAPID_SRC_RECEIVER, fb.rule,
+				      fb.abest, fb.truncated, NULL))
+			rapid_count(RAPID_ST_FB_APPLIED);
+		return;
+	}
+	ca->ring->fb_launched = ca->ctl.launched_id;
+	/* checked against the own estimate once this ACK is processed */
+	ca->ring->fb_id = id;
+	ca->ring->fb_abest = fb.abest;
+	ca->ring->fb_rule = fb.rule;
+	ca->ring->fb_truncated = fb.truncated;
 }
 
 static struct tracepoint *rapid_tp_tcp_probe;
@@ -1300,6 +1471,56 @@ static void rapid_release(struct sock *sk)
 	WRITE_ONCE(sk->sk_pacing_shift, RAPID_PACING_SHIFT_STOCK);
 }
 
+/*
+ * Feedback the probe took off this ACK, once the ACK is processed.  For a
+ * stream the receiver has not yet reported delivered (the delivery front
+ * short of its end: no helper can have analysed it) it waits on the
+ * record until the front passes (rapid_judge_streams()), when the own
+ * estimate of the stream is there to check it against.
+ */
+static void rapid_fb_apply(struct sock *sk)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	struct rapid_ring *ring = ca->ring;
+	struct rapid_stream *rec;
+	u32 id;
+
+	if (!ring || !ring->fb_id)
+		return;
+	id = ring->fb_id;
+	ring->fb_id = 0;
+	rec = rapid_ring_find_id(ca, id);
+	if (rec && !(rec->flags & RAPID_SF_JUDGED)) {
+		if (!(rec->flags & RAPID_SF_FB_PENDING)) {
+			rec->flags |= RAPID_SF_FB_PENDING;
+			rec->fb_rule = ring->fb_rule;
+			rec->fb_truncated = ring->fb_truncated;
+			rec->fb_abest = ring->fb_abest;
+		}
+		return;
+	}
+	rapid_fb_check_apply(sk, id, ring->fb_rule, ring->fb_abest,
+			     ring->fb_truncated, rec);
+}
+
+/* Track the highest delivery rate of the last round trips (kbit/s). */
+static void rapid_update_dr(struct sock *sk, const struct rate_sample *rs)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	struct rapid *ca = inet_csk_ca(sk);
+	u32 win, kbps;
+	u64 rate;
+
+	if (!ca->ring || rs->delivered <= 0 || rs->interval_us <= 0)
+		return;
+	rate = div64_u64((u64)rs->delivered * tp->mss_cache * USEC_PER_SEC,
+			 rs->interval_us);
+	kbps = rapid_rate_to_kbps(rate);
+	win = (tp->srtt_us >> 3) * RAPID_DR_WIN_RTTS;
+	minmax_running_max(&ca->ring->dr_max, max(win, USEC_PER_MSEC),
+			   (u32)tp->tcp_mstamp, kbps);
+}
+
 static void rapid_cong_control(COMPAT_CONG_CONTROL_ARGS)
 {
 	struct rapid *ca = inet_csk_ca(sk);
@@ -1309,7 +1530,9 @@ static void rapid_cong_control(COMPAT_CONG_CONTROL_ARGS)
 	/* the lowest RTT of the stream being acknowledged: standing queue */
 	if (ca->ring && rs->rtt_us > 0)
 		ca->ring->win_rtt_us = min_t(u32, ca->ring->win_rtt_us, rs->rtt_us);
+	rapid_update_dr(sk, rs);
 	rapid_sest_on_ack(sk);
+	rapid_fb_apply(sk);
 	rapid_judge_streams(sk);
 	rapid_complete_streams(sk);
 	rapid_set_cwnd(sk);

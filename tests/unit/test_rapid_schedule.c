@@ -565,6 +565,24 @@ static void test_slow_start_rules(void)
 	ev = rapid_ctl_on_abest(&ctl, &cfg, 2, 12500, P_FULL);
 	tap_eq(ev, RAPID_EV_IGNORED, "ss: ABest for a stream sent before the growth is ignored");
 
+	/* a capped "no trend": slow start goes on, r_1 only up to the cap */
+	{
+		struct rapid_ctl c2;
+		struct rapid_cfg capped = cfg;
+		struct rapid_schedule s2;
+
+		rapid_ctl_init(&c2, &cfg);
+		rapid_ctl_stream_started(&c2, 1);
+		rapid_ctl_schedule(&c2, &s2);
+		capped.ss_r1_cap = 6000;
+		ev = rapid_ctl_on_abest(&c2, &capped, 1,
+					rapid_schedule_top(&s2) * 4, P_FULL);
+		tap_eq(ev, RAPID_EV_SS_GROW, "ss: no trend under an r_1 cap still grows");
+		rapid_ctl_schedule(&c2, &s2);
+		tap_eq(rapid_rate_from_fp(s2.r1_fp), 6000,
+		       "ss: ... with r_1 at the cap (6000), not at the top");
+	}
+
 	/* stream 3 carries N=4: trend in the middle -> exit at ABest */
 	rapid_ctl_stream_started(&ctl, 3);
 	ev = rapid_ctl_on_abest(&ctl, &cfg, 3, 25000, P_FULL);

@@ -248,10 +248,13 @@ static void test_edges(void)
 	}
 }
 
-/* The bounds without the random-loss and truncated-exit rules in play. */
+/*
+ * The bounds without the random-loss, truncated-exit and r_1 floor rules
+ * in play (r_1 = 1: floor 0, exit cap 4 B/s, only for lossy slow start).
+ */
 static u64 bound4(u32 rule, u64 abest, u64 top, u32 eb)
 {
-	return rapid_estimate_bound(rule, abest, top, eb, 0, ~0ULL);
+	return rapid_estimate_bound(rule, abest, top, eb, 0, 1);
 }
 
 static void test_bound(void)
@@ -322,13 +325,44 @@ static void test_bound(void)
 				    RAPID_EB_LOSSY, 0, 1000000), 7000000,
 	       "bound: ... nor in steady state");
 	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 7000000, top,
-				    RAPID_EB_SS | RAPID_EB_LOSSY, 0, ~0ULL), 7000000,
-	       "bound: a huge r_1 does not wrap the cap");
+				    RAPID_EB_SS | RAPID_EB_LOSSY, 0, ~0ULL), top,
+	       "bound: a huge r_1 does not wrap the cap (its floor is the top)");
+	/* the floor: r_1 / 2, what "trend from the first packets" gives */
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 1, top, 0, 0, 2000000),
+	       1000000, "bound: a lying-low estimate is lifted to r_1 / 2");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EARLY_TREND, 1000000, top, 0, 0,
+				    2000000), 1000000,
+	       "bound: early trend (r_1 / 2) is exactly the floor");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 1500000, top, 0, 0,
+				    2000000), 1500000,
+	       "bound: an estimate above the floor passes");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 0, top, 0, 0, 2000000),
+	       0, "bound: ABest 0 is still no estimate (not lifted)");
+	tap_eq(rapid_estimate_bound(RAPID_PC_RULE_EXCURSION, 1, top, 0, 0, 1), 1,
+	       "bound: r_1 of 1 B/s: floor 0 (rounds down)");
+}
+
+static void test_disagree(void)
+{
+	tap_ok(!rapid_fb_disagrees(3000000, 1000000),
+	       "disagree: 3x apart is still agreement");
+	tap_ok(rapid_fb_disagrees(3000001, 1000000),
+	       "disagree: more than 3x above");
+	tap_ok(rapid_fb_disagrees(1000000, 3000001),
+	       "disagree: more than 3x below");
+	tap_ok(!rapid_fb_disagrees(1000000, 1000000), "disagree: equal values agree");
+	tap_ok(!rapid_fb_disagrees(0, 5000000), "disagree: no feedback value: nothing to say");
+	tap_ok(!rapid_fb_disagrees(5000000, 0), "disagree: no own value: nothing to say");
+	tap_ok(rapid_fb_disagrees(~0ULL, 1), "disagree: extremes do not wrap");
+	tap_ok(!rapid_fb_disagrees(~0ULL, ~0ULL / 3), "disagree: ... nor at the top of the range");
+	tap_ok(rapid_fb_disagrees(7, 2), "disagree: small values, 3.5x");
+	tap_ok(!rapid_fb_disagrees(6, 2), "disagree: small values, exactly 3x");
 }
 
 int main(void)
 {
 	test_bound();
+	test_disagree();
 	test_offsets();
 	test_accuracy();
 	test_rules();

@@ -457,51 +457,11 @@ kt_check "insmod again" insmod "$KO"
 
 # Crafted segments (raw socket) with malformed data options: counted, no
 # flow, no crash; a valid one without a connection leaves no state either.
-cat >"$KT_TMP/craft.py" <<'EOF'
-import socket, struct, sys
-src, dst, dport = sys.argv[1], sys.argv[2], int(sys.argv[3])
-
-def csum(b):
-    if len(b) % 2:
-        b += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    return ~s & 0xffff
-
-def seg(opts, sport, payload=b"x" * 100, flags=0x18):
-    opts += b"\1" * (-len(opts) % 4)
-    doff = (20 + len(opts)) // 4
-    th = struct.pack("!HHIIBBHHH", sport, dport, 1000, 0, doff << 4, flags, 512, 0, 0) + opts
-    ph = socket.inet_aton(src) + socket.inet_aton(dst) + struct.pack("!BBH", 0, 6, len(th) + len(payload))
-    c = csum(ph + th + payload)
-    th = th[:16] + struct.pack("!H", c) + th[18:]
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(th) + len(payload), 0, 0, 64, 6, 0,
-                     socket.inet_aton(src), socket.inet_aton(dst))
-    return ip + th + payload
-
-def dopt(sid, idx, n, tx, ln=12):
-    return struct.pack("!BB2sHBBI", 253, ln, b"RD", sid, idx, n, tx)[:ln]
-
-bad = [
-    struct.pack("!BB2sHH", 253, 8, b"RD", 1, 30),                           # our ExID, len 8
-    struct.pack("!BB2sHBBIB", 253, 13, b"RD", 1, 0, 30, 5, 0),               # len 13
-    dopt(1, 30, 30, 5),                                                     # index = N
-    dopt(1, 0, 0, 5),                                                       # N = 0
-    b"\1\1\x08\x00" + dopt(1, 0, 30, 5),                                    # length byte 0 first
-    b"\1\1\1\x08\x0c" + b"\0" * 3,                                          # length past the area
-]
-s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
-for i, o in enumerate(bad):
-    s.sendto(seg(o, 40000 + i), (dst, 0))
-if len(sys.argv) > 4:
-    s.sendto(seg(dopt(7, 0, 30, 12345), 40100), (dst, 0))
-EOF
 b_bad=$(kt_modstat tcp_rapid_rx bad_opt) b_new=$(kt_modstat tcp_rapid_rx flows_new) b_nosk=$(kt_modstat tcp_rapid_rx no_socket)
-lab_ns "$snd" $PY "$KT_TMP/craft.py" "${LAB_SND4[0]}" "$LAB_RCV4" 5620
+lab_ns "$snd" $PY "$LAB_TOP/tests/vm/crafted.py" rx-options "${LAB_SND4[0]}" "$LAB_RCV4" 5620
 sleep 0.5
 kt_cmp "crafted: 6 malformed data options counted" "$(( $(kt_modstat tcp_rapid_rx bad_opt) - b_bad ))" "==" 6
-lab_ns "$snd" $PY "$KT_TMP/craft.py" "${LAB_SND4[0]}" "$LAB_RCV4" 5620 valid
+lab_ns "$snd" $PY "$LAB_TOP/tests/vm/crafted.py" rx-options "${LAB_SND4[0]}" "$LAB_RCV4" 5620 valid
 sleep 0.5
 kt_cmp "crafted: a valid option for no connection is counted (no_socket)" \
 	"$(( $(kt_modstat tcp_rapid_rx no_socket) - b_nosk ))" "==" 1
