@@ -13,6 +13,9 @@
 #   make test            the whole suite: set-up, build, check, unit, fuzz, lab VM
 #   make demo            set-up, build, boot the lab, RAPID/PERT/ICC vs cubic
 #   make bench [BENCH=scenario] [CC=a,b]   lab benchmarks (precise clock)
+#   make dkms            dkms add + build of dkms.conf against the pinned
+#                        kernel in a private DKMS tree (build/dkms), which the
+#                        lab VM's 80-dkms suite installs and loads
 #   make clean
 
 include scripts/kernel.env
@@ -35,7 +38,7 @@ KSRCS := tcp_icc.c tcp_pert.c tcp_rapid.c tcp_rapid_rx.c
 KHDRS := $(filter-out cc_pure.h,$(wildcard *.h)) cc_pure.h
 MODULES := $(KSRCS:.c=.ko)
 
-.PHONY: all modules setup matrix check unit unit-build fuzz fuzz-build tools test demo bench clean kdir-check
+.PHONY: all modules setup matrix check unit unit-build fuzz fuzz-build tools test demo bench clean kdir-check dkms
 
 all: modules
 
@@ -80,6 +83,27 @@ check:
 	  if grep -qE ': (ERROR|WARNING):' build/checkpatch.log; then \
 	    echo "check: checkpatch found errors/warnings"; exit 1; fi; \
 	  echo "check: checkpatch clean ($(words $(KSRCS) $(KHDRS)) files)"
+
+# --- DKMS: the package a user installs, built as dkms would -------------------
+# A private DKMS tree (--dkmstree, --sourcetree) keeps the host's
+# /var/lib/dkms and /usr/src untouched; --kernelsourcedir is the pinned
+# headers, so this works on a host that runs another kernel.  The guest
+# (tests/vm/80-dkms.sh) runs `dkms install` from a copy of this tree: the
+# compile happens here, at native speed, not under TCG emulation.
+DKMS_NAME := $(shell sed -n 's/^PACKAGE_NAME="\(.*\)"/\1/p' dkms.conf)
+DKMS_VER := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+DKMS_DIR := $(CURDIR)/build/dkms
+DKMS_ARGS := -m $(DKMS_NAME) -v $(DKMS_VER) --dkmstree $(DKMS_DIR)/tree \
+	--sourcetree $(DKMS_DIR)/src
+
+dkms: kdir-check
+	@rm -rf $(DKMS_DIR)
+	@mkdir -p $(DKMS_DIR)/tree $(DKMS_DIR)/src/$(DKMS_NAME)-$(DKMS_VER)/scripts
+	@cp Kbuild Makefile dkms.conf $(KSRCS) $(KHDRS) $(DKMS_DIR)/src/$(DKMS_NAME)-$(DKMS_VER)/
+	@cp scripts/kernel.env $(DKMS_DIR)/src/$(DKMS_NAME)-$(DKMS_VER)/scripts/
+	PATH=$(LAB_CACHE)/tools:$$PATH dkms add $(DKMS_ARGS)
+	PATH=$(LAB_CACHE)/tools:$$PATH dkms build $(DKMS_ARGS) -k $(LAB_KVER) \
+	  --kernelsourcedir $(KDIR)
 
 # --- userspace unit tests from the very same headers -------------------------
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)

@@ -89,7 +89,7 @@ fi
 # only a Recommends of clang)
 # qemu and iproute2 from backports: QEMU 10 was the one verified with icount,
 # iproute2 >= 6.7 knows the tcp_usec_ts route feature.
-want_pkgs=(kmod iperf3 bpftrace ethtool tcpdump procps psmisc
+want_pkgs=(kmod iperf3 bpftrace trace-cmd ethtool tcpdump procps psmisc
 	   python3-venv xz-utils busybox-static dkms clang libclang-rt-14-dev)
 want_bpo=(qemu-system-x86 iproute2)
 missing=()
