@@ -142,11 +142,12 @@
 #define RAPID_F_SEST		0x80	/* a sender-side estimate was applied */
 
 /*
- * Streams completed without a feedback option, after the last one, before
- * the sender-side estimate takes over again (the helper repeats every
- * result on feedback_acks ACKs: four streams without any is no ACK loss).
+ * Streams completed without a feedback option for a stream in flight
+ * before the sender-side estimate takes over again (the helper answers
+ * every stream, on feedback_acks ACKs: eight streams without any is not
+ * ACK loss).
  */
-#define RAPID_FB_LAPSE		4U
+#define RAPID_FB_LAPSE		8U
 /* Streams in a row whose feedback the own estimate contradicts: distrust. */
 #define RAPID_FB_DISTRUST	3U
 /*
@@ -218,8 +219,8 @@ struct rapid_ring {
 					 * stream completed, us (U32_MAX: none)
 					 */
 	u32 qd_us;			/* standing queue: that minus min RTT, us */
-	u32 fb_launched;		/* newest stream id launched when the last
-					 * fresh feedback option came
+	u8 fb_quiet;			/* streams completed since the last
+					 * feedback option for a stream in flight
 					 */
 	u64 fb_abest;			/* feedback waiting for cong_control: B/s */
 	u32 fb_id;			/* ... its stream (0: none waiting) */
@@ -817,27 +818,40 @@ static void rapid_fb_check_apply(struct sock *sk, u32 id, u32 rule, u64 abest,
 		return;
 	}
 	if (ca->ctl.phase == RAPID_PHASE_STEADY) {
-		if (rec && rec->est == RAPID_EST_DONE)
+		/*
+		 * Values are compared only when both saw a trend: "no trend"
+		 * is a lower bound, and ACK compression often hides from the
+		 * sender a trend the receiver's clock shows (cross traffic).
+		 */
+		if (rec && rec->est == RAPID_EST_DONE &&
+		    rec->est_rule == RAPID_PC_RULE_EXCURSION &&
+		    rule == RAPID_PC_RULE_EXCURSION)
 			own = rapid_estimate_value(sk, RAPID_SRC_SENDER,
 						   rec->est_rule,
 						   rapid_kbps_to_rate(rec->est_kbps),
 						   rec->est_lossy, rec);
-		else if (!rec && id == ring->sest_last_id)
+		else if (!rec && id == ring->sest_last_id &&
+			 rule == RAPID_PC_RULE_EXCURSION)
 			own = rapid_kbps_to_rate(ring->sest_last_kbps);
 		fb = rapid_estimate_value(sk, RAPID_SRC_RECEIVER, rule, abest,
 					  truncated, rec);
-		/*
-		 * Also contradicted: room above r_avg for a stream that lost
-		 * packets to a standing queue (judged congestive).  A helper
-		 * sees that queue grow from the stream's first packets.
-		 */
-		if (rapid_fb_disagrees(fb, own) ||
-		    (rec && (rec->flags & RAPID_SF_LOSSY) && fb > ca->ctl.r_avg)) {
+		if (rapid_fb_disagrees(fb, own)) {
 			rapid_count(RAPID_ST_FB_DISAGREE);
 			if (++ring->fb_disagree >= RAPID_FB_DISTRUST) {
 				ring->fb_distrust = 1;
 				rapid_count(RAPID_ST_FB_DISTRUSTED);
 			}
+			return;
+		}
+		/*
+		 * Room above r_avg for a stream that lost packets to a
+		 * standing queue (judged congestive) is not taken either; but
+		 * it is no reason to distrust the receiver: the helper's
+		 * estimates run high under cross traffic (docs/rapid.md,
+		 * "Accuracy in the lab").
+		 */
+		if (rec && (rec->flags & RAPID_SF_LOSSY) && fb > ca->ctl.r_avg) {
+			rapid_count(RAPID_ST_FB_DISAGREE);
 			return;
 		}
 		if (own && fb)
@@ -947,12 +961,13 @@ static void rapid_stream_done(struct sock *sk, u32 id,
 	 * the option after a route change, a peer that lied once and went
 	 * quiet) hands the estimate back to the sender's own: otherwise no
 	 * ABest would ever come again and r_avg would stay where the last
-	 * option left it.  RAPID_FB_LAPSE streams launched after the last
-	 * option and completed without another are the sign.
+	 * option left it.  RAPID_FB_LAPSE streams completed without an
+	 * option for a stream in flight are the sign.
 	 */
 	if ((ca->flags & RAPID_F_RXFB) && ca->ring &&
-	    rapid_id_after(id, ca->ring->fb_launched + RAPID_FB_LAPSE)) {
+	    ++ca->ring->fb_quiet > RAPID_FB_LAPSE) {
 		ca->flags &= ~RAPID_F_RXFB;
+		ca->ring->fb_quiet = 0;
 		rapid_count(RAPID_ST_FB_LAPSED);
 	}
 	/* unrecorded streams (ring full or none) are judged here */
@@ -983,7 +998,7 @@ static void rapid_stream_done(struct sock *sk, u32 id,
 		return;
 	/* kept to check feedback that comes after the stream completed */
 	ca->ring->sest_last_id = id;
-	ca->ring->sest_last_kbps =
+	ca->ring->sest_last_kbps = rec->est_rule != RAPID_PC_RULE_EXCURSION ? 0 :
 		rapid_rate_to_kbps(rapid_estimate_value(sk, RAPID_SRC_SENDER,
 							rec->est_rule,
 							rapid_kbps_to_rate(rec->est_kbps),
@@ -1100,6 +1115,23 @@ static void rapid_complete_streams(struct sock *sk)
 }
 
 /*
+ * Whether a feedback result for stream id is recent: for a stream in the
+ * ring, or one of the RAPID_FB_LAPSE streams completed before the oldest
+ * there (without a ring: every id).
+ */
+static bool rapid_fb_recent(const struct rapid *ca, u32 id)
+{
+	const struct rapid_ring *ring = ca->ring;
+	u32 oldest;
+
+	if (!ring)
+		return true;
+	oldest = ring->tail != ring->head ?
+		 ring->rec[ring->tail & ring->mask].id : ca->ctl.launched_id;
+	return !rapid_id_after(oldest - RAPID_FB_LAPSE, id);
+}
+
+/*
  * Receiver feedback (tcp_rapid_rx's option on a pure ACK), from the
  * tcp_probe tracepoint: tcp_rcv_established() fires it first thing, with
  * the socket locked, before the ACK is processed.  The option is believed
@@ -1135,16 +1167,23 @@ static void rapid_probe_ack(void *data, struct sock *sk, struct sk_buff *skb)
 	}
 	id = ca->ctl.launched_id - (u16)((u16)ca->ctl.launched_id - fb.stream_id);
 	/*
-	 * The helper repeats each result on a few ACKs: one is enough.  Only
-	 * a result for a newer stream says the helper is there: a peer that
-	 * repeats old ids must not keep the sender-side estimate off.
+	 * A result for a recent stream says a helper is there (it answers on
+	 * the ACKs right after a stream's last packet).  Results for older
+	 * streams do not: a peer that repeats old ids must not keep the
+	 * sender-side estimate off.
 	 */
+	if (rapid_fb_recent(ca, id)) {
+		ca->flags |= RAPID_F_RXFB;
+		if (ca->ring)
+			ca->ring->fb_quiet = 0;
+	}
+	/* the helper repeats each result on a few ACKs: one is enough */
 	if (ca->ctl.last_id && !rapid_id_after(id, ca->ctl.last_id)) {
 		rapid_count(RAPID_ST_FB_STALE);
 		return;
 	}
-	ca->flags |= RAPID_F_RXFB;
-	if (READ_ONCE(rapid_p_inject_abest.val) || !id)
+	if (READ_ONCE(rapid_p_inject_abest.val) || !id ||
+	    !(ca->flags & RAPID_F_RXFB))
 		return;
 	if (!ca->ring) {
 		if (rapid_on_estimate(sk, id, RAPID_SRC_RECEIVER, fb.rule,
@@ -1152,7 +1191,6 @@ static void rapid_probe_ack(void *data, struct sock *sk, struct sk_buff *skb)
 			rapid_count(RAPID_ST_FB_APPLIED);
 		return;
 	}
-	ca->ring->fb_launched = ca->ctl.launched_id;
 	/* checked against the own estimate once this ACK is processed */
 	ca->ring->fb_id = id;
 	ca->ring->fb_abest = fb.abest;
