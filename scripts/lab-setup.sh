@@ -212,15 +212,17 @@ if [ ! -f "$tools/checkpatch/checkpatch.pl" ]; then
 	rm -rf "$tmp"
 fi
 
-# virtme-ng (pinned) and the analysis libraries in one venv.
-if [ ! -f "$venv/.complete-$LAB_VNG_VERSION" ]; then
-	log "creating venv with virtme-ng==$LAB_VNG_VERSION"
+# virtme-ng (pinned) and the analysis libraries in one venv, made again
+# when requirements.txt changes.
+req_sum=$(sha256sum "$here/requirements.txt" | cut -c1-12)
+if [ ! -f "$venv/.complete-$req_sum" ]; then
+	log "creating venv with virtme-ng==$LAB_VNG_VERSION (requirements $req_sum)"
 	rm -rf "$venv"
 	python3 -m venv "$venv"
 	"$venv/bin/pip" install -q --disable-pip-version-check \
 		-r "$here/requirements.txt" ||
 		die "pip install into $venv failed"
-	touch "$venv/.complete-$LAB_VNG_VERSION"
+	touch "$venv/.complete-$req_sum"
 fi
 
 log "ready: kernel $LAB_KVER, cache $LAB_CACHE"

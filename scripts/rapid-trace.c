@@ -7,6 +7,7 @@
  *             -o build/rapid-trace scripts/rapid-trace.c
  * Usage:  build/rapid-trace [options] [trace-file|-]   (see --help)
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -32,6 +33,9 @@ static const char usage_text[] =
 "  recv_ns    receive stamp in receive-clock ticks, or -1: packet lost\n"
 "  bytes      payload bytes, 1..65535\n"
 "  '#' starts a comment (whole line or trailing); blank lines are ignored.\n"
+"A line 'fb ID OPTION_HEX' (scripts/rapid_pcap2trace.py writes it before a\n"
+"stream's packets) gives the receiver helper's feedback option for the next\n"
+"p-stream with id ID: its ABest and rule are printed beside the analysis.\n"
 "Packets of a p-stream must be listed in SEND order, one line each: the\n"
 "line's position in its stream is the packet index.  A lost packet needs\n"
 "its line with recv_ns -1; a missing line cannot be detected.  Receive\n"
@@ -60,7 +64,8 @@ static const char usage_text[] =
 "  pkts: packets analysed (the usable prefix); top: highest gap rate;\n"
 "  rule: excursion | no-trend | early-trend | invalid (no estimate);\n"
 "  flags: '-' or truncation reasons (loss, reorder, clock, bytes, full),\n"
-"  and coalesced=N when N receive stamps were repaired.\n"
+"  and coalesced=N when N receive stamps were repaired;\n"
+"  fb=ABEST_Mbps/rule: the helper's feedback for the stream, if given.\n"
 "Exit status: 0 ok, 1 malformed trace, 2 bad usage.\n";
 
 struct trace_opts {
@@ -74,6 +79,11 @@ struct stream_state {
 	uint64_t id;
 	uint32_t idx;		/* lines seen in this stream */
 	int open;
+	struct rapid_opt fb;	/* the helper's feedback for this stream */
+	int fb_valid;
+	struct rapid_opt fb_next;	/* feedback given for the next stream ... */
+	uint64_t fb_next_id;		/* ... with this id */
+	int fb_next_valid;
 };
 
 static double to_mbps(uint64_t bytes_per_sec)
@@ -141,6 +151,9 @@ static void finish_stream(struct stream_state *st, const struct trace_opts *t)
 	printf("%-8" PRIu64 " %4u %10.3f %10.3f  %-11s ", st->id, r.pkts,
 	       to_mbps(r.top_rate), to_mbps(r.abest), rapid_pc_rule_name(rule));
 	print_flags(&r);
+	if (st->fb_valid)
+		printf("  fb=%.3f/%s", to_mbps(st->fb.abest),
+		       rapid_pc_rule_name(st->fb.rule));
 	if (t->option) {
 		struct rapid_opt opt = {
 			.abest = r.abest,
@@ -158,6 +171,35 @@ static void finish_stream(struct stream_state *st, const struct trace_opts *t)
 	printf("\n");
 	if (t->verbose)
 		print_detail(&st->obs, &r);
+}
+
+/* "fb ID HEX": the feedback option for the next stream ID; 0 or -1. */
+static int parse_fb(struct stream_state *st, char **fld, int nf)
+{
+	uint8_t buf[RAPID_OPT_LEN];
+	size_t i, len = nf == 3 ? strlen(fld[2]) : 0;
+	uint64_t id;
+	char *end;
+
+	if (nf != 3 || len != 2 * RAPID_OPT_LEN || !isdigit((unsigned char)fld[1][0]))
+		return -1;
+	id = strtoull(fld[1], &end, 10);
+	if (*end)
+		return -1;
+	for (i = 0; i < RAPID_OPT_LEN; i++) {
+		char hex[3] = { fld[2][2 * i], fld[2][2 * i + 1], 0 };
+
+		if (!isxdigit((unsigned char)hex[0]) ||
+		    !isxdigit((unsigned char)hex[1]))
+			return -1;
+		buf[i] = (uint8_t)strtoul(hex, NULL, 16);
+	}
+	if (rapid_opt_decode(buf, sizeof(buf), &st->fb_next) < 0 ||
+	    st->fb_next.stream_id != (uint16_t)id)
+		return -1;
+	st->fb_next_id = id;
+	st->fb_next_valid = 1;
+	return 0;
 }
 
 /* Parse an unsigned decimal field; returns 0 on success. */
@@ -198,6 +240,14 @@ static int process(FILE *f, const char *name, const struct trace_opts *t)
 			fld[nf++] = tok;
 		if (nf == 0)
 			continue;
+		if (!strcmp(fld[0], "fb")) {
+			if (parse_fb(&st, fld, nf)) {
+				fprintf(stderr, "%s:%lu: expected fb ID OPTION_HEX (a valid 8-byte feedback option for ID)\n",
+					name, lineno);
+				return 1;
+			}
+			continue;
+		}
 		if (nf != 4) {
 			fprintf(stderr, "%s:%lu: expected 4 fields: stream_id send_ns recv_ns bytes\n",
 				name, lineno);
@@ -221,6 +271,9 @@ static int process(FILE *f, const char *name, const struct trace_opts *t)
 			st.id = id;
 			st.idx = 0;
 			st.open = 1;
+			st.fb_valid = st.fb_next_valid && st.fb_next_id == id;
+			st.fb = st.fb_next;
+			st.fb_next_valid = 0;
 		}
 		if (lost) {
 			/* the analysed prefix ends before the hole */

@@ -119,6 +119,7 @@ build_ok=1
 if [ $mode = all ] || [ $mode = vm ]; then
 	step "setup: scripts/lab-setup.sh (idempotent, cached)" bash scripts/lab-setup.sh || finish
 	step "build: modules against the pinned 6.12 headers" make -s modules || build_ok=0
+	step "build: userspace tools (build/rapid-trace, used by 60-rapid-rx)" make -s tools || true
 	step "build: W=1 warning-free against 6.12 and 6.1 headers" make -s matrix || true
 	step "check: checkpatch --strict clean" make -s check || true
 	# (installed and loaded in the VM by tests/vm/80-dkms.sh)

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the offline tools of RAPID's estimation: build/rapid-trace
+(the PathChirp analysis of rapid_chirp.h on a trace) and
+scripts/rapid_pcap2trace.py (receiver-side capture -> trace).
+
+The capture is made here from tests/data/rapid_trace_sample.txt: every
+packet becomes a TCP segment carrying the data option (crafted.py's codec,
+the one the VM suites use) and arriving at its recv_ns, with the 32-bit
+departure stamps wrapping inside stream 1, a duplicated packet, unmarked
+segments and a second flow around it, and the helper's feedback on an ACK
+of the reverse direction.  Converted back, the analysis must give every
+stream exactly what the trace itself gives.  TAP and "N passed, N failed";
+exit 0 when all pass."""
+import os
+import subprocess
+import sys
+import tempfile
+from decimal import Decimal
+
+import dpkt
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "tests", "vm"))
+import crafted  # noqa: E402
+
+sys.path.insert(0, HERE)
+from tap import Tap  # noqa: E402
+
+T = Tap("rapid_trace: ")
+CLI = os.path.join(ROOT, "build", "rapid-trace")
+CONV = os.path.join(ROOT, "scripts", "rapid_pcap2trace.py")
+SAMPLE = os.path.join(ROOT, "tests", "data", "rapid_trace_sample.txt")
+TMP = tempfile.mkdtemp(prefix="rapid_trace.")
+WRAP_AT = 10	# stream 1's departure stamp wraps between index 9 and 10
+
+
+def run(*argv, stdin=None):
+    p = subprocess.run(list(argv), capture_output=True, text=True, input=stdin)
+    return p.returncode, p.stdout, p.stderr
+
+
+def streams_of(out):
+    """{id: (pkts, abest, rule, flags...)} of rapid-trace's table."""
+    rows = {}
+    for line in out.splitlines():
+        f = line.split()
+        if f and not line.startswith("#"):
+            rows[f[0]] = (int(f[1]), f[3], f[4], tuple(f[5:]))
+    return rows
+
+
+def sample():
+    """[(id, [(send_ns, recv_ns, bytes)])] of the sample trace."""
+    out = []
+    with open(SAMPLE) as f:
+        for line in f:
+            f4 = line.split("#")[0].split()
+            if len(f4) != 4:
+                continue
+            if not out or out[-1][0] != int(f4[0]):
+                out.append((int(f4[0]), []))
+            out[-1][1].append(tuple(int(x) for x in f4[1:]))
+    return out
+
+
+def ip_packet(v6, src, dst, sport, dport, opts, payload):
+    tcp = dpkt.tcp.TCP(sport=sport, dport=dport, seq=1, ack=1, flags=0x18,
+                       win=512, opts=opts + b"\1" * (-len(opts) % 4),
+                       data=payload)
+    tcp.off = (20 + len(tcp.opts)) // 4
+    if v6:
+        ip = dpkt.ip6.IP6(src=bytes(15) + bytes([src]), dst=bytes(15) + bytes([dst]),
+                          nxt=6, hlim=64, data=tcp, plen=len(tcp))
+        return dpkt.ethernet.Ethernet(type=dpkt.ethernet.ETH_TYPE_IP6, data=ip)
+    ip = dpkt.ip.IP(src=bytes([10, 0, 0, src]), dst=bytes([10, 0, 0, dst]),
+                    p=6, ttl=64, data=tcp)
+    ip.len = len(ip)
+    return dpkt.ethernet.Ethernet(type=dpkt.ethernet.ETH_TYPE_IP, data=ip)
+
+
+def write_capture(path, v6, streams, fb=None):
+    """The sample as a receiver-side capture (see the docstring)."""
+    frames = []
+    smp_prev = None
+    for sid, pk in streams:
+        n = len(pk)
+        # stream 1's stamps cross 2^32 between WRAP_AT - 1 and WRAP_AT
+        off = (1 << 32) - pk[WRAP_AT][0] + 500 if sid == 1 else 7
+        for i, (send, recv, nbytes) in enumerate(pk):
+            if recv < 0:
+                continue
+            opt = crafted.dopt(sid, i, n, (send + off) & 0xffffffff)
+            pkt = ip_packet(v6, 1, 2, 5201, 40000, opt, b"x" * nbytes)
+            frames.append((recv, pkt))
+            if sid == 6 and i == 3:		# duplicated, the copy 2 packets late
+                frames.append((pk[i + 2][1] + 1000, pkt))
+            if sid == 2 and i == 0:		# an unmarked segment
+                frames.append((recv + 1, ip_packet(v6, 1, 2, 5201, 40000, b"", b"y" * 100)))
+        if sid == 3:			# a straggler of stream 2 amid stream 3
+            late = smp_prev[-1]
+            frames.append((pk[5][1] + 3, ip_packet(v6, 1, 2, 5201, 40000,
+                                                   crafted.dopt(2, n - 1, n, late[0] + 7),
+                                                   b"x" * late[2])))
+        smp_prev = pk
+        # a second, smaller flow: three marked packets of one stream
+        if sid == 3:
+            for i in range(3):
+                frames.append((pk[i][1] + 2, ip_packet(v6, 3, 2, 5301, 40001,
+                                                       crafted.dopt(9, i, 3, 100 * i),
+                                                       b"z" * 500)))
+        if fb and sid in fb:
+            ack = ip_packet(v6, 2, 1, 40000, 5201, fb[sid], b"")
+            frames.append((pk[-1][1] + 5000, ack))
+    frames.sort(key=lambda x: x[0])
+    with open(path, "wb") as f:
+        w = dpkt.pcap.Writer(f, nano=True)
+        for ns, pkt in frames:
+            w.writepkt(pkt, Decimal(ns) / Decimal(10 ** 9))
+
+
+# 1. the CLI on the sample: what the sample's header says
+rc, out, err = run(CLI, SAMPLE)
+direct = streams_of(out)
+T.check("CLI reads the sample", rc == 0 and len(direct) == 6, f"rc {rc} {err} {out}")
+want_rules = {"1": "excursion", "2": "early-trend", "3": "no-trend",
+              "4": "excursion", "5": "invalid", "6": "excursion"}
+T.check("CLI rules per stream", {k: v[2] for k, v in direct.items()} == want_rules, out)
+ab = {k: float(v[1]) for k, v in direct.items()}
+T.check("CLI excursion ABest in (A, A * m] for A = 30 and 80 Mbit/s",
+        30 < ab.get("1", 0) <= 32.1 and 80 < ab.get("6", 0) <= 85.6, out)
+T.check("CLI no-trend ABest = r_(N-1) (24.1 Mbit/s)", abs(ab.get("3", 0) - 24.1) < 0.05, out)
+T.check("CLI loss truncates stream 4 to 25 packets, same ABest as 1",
+        direct.get("4", (0,))[0] == 25 and "loss" in direct["4"][3] and ab["4"] == ab["1"], out)
+
+# 2. capture -> trace -> CLI gives the same per-stream result
+smp = sample()
+rate = crafted.rate_pack(30 * 1000 * 1000 // 8)
+fb = {1: crafted.fb_option(1, rate), 4: crafted.fb_option(4, rate, truncated=1)}
+for v6 in (False, True):
+    name = "IPv6" if v6 else "IPv4"
+    cap = os.path.join(TMP, f"{name}.pcap")
+    trace = os.path.join(TMP, f"{name}.trace")
+    write_capture(cap, v6, smp, fb)
+    rc, out, err = run(sys.executable, CONV, "--stats", cap, "-o", trace)
+    T.check(f"{name}: converter exits 0", rc == 0, err)
+    T.check(f"{name}: converter picks the bigger flow and counts 6 streams, 2 feedback",
+            "6 streams" in err and "2 feedback" in err, err)
+    rc, out, err = run(CLI, trace)
+    conv = streams_of(out)
+    same = {k: v[:3] for k, v in conv.items()} == {k: v[:3] for k, v in direct.items()}
+    T.check(f"{name}: converted trace gives the direct analysis (wrap, dup, loss)",
+            rc == 0 and same, f"{err}\n{out}")
+    fb1 = [x for x in conv.get("1", ((), (), (), ()))[3] if x.startswith("fb=")]
+    T.check(f"{name}: the helper's feedback shows beside stream 1",
+            len(fb1) == 1 and fb1[0].endswith("/excursion") and
+            29.5 < float(fb1[0][3:].split("/")[0]) <= 30.0, out)
+    T.check(f"{name}: no feedback shown where none was sent",
+            not any(x.startswith("fb=") for k in "2356" for x in conv.get(k, ((), (), (), ()))[3]),
+            out)
+
+# --port picks the other flow: one 3-packet stream
+cap = os.path.join(TMP, "IPv4.pcap")
+rc, out, err = run(sys.executable, CONV, "--port", "5301", cap)
+lines = [x for x in out.splitlines() if not x.startswith("#")]
+T.check("--port 5301 selects the second flow's stream 9",
+        rc == 0 and len(lines) == 3 and all(x.split()[0] == "9" for x in lines), out + err)
+
+# 3. bad input is refused, not guessed
+rc, out, err = run(sys.executable, CONV, "--port", "1", cap)
+T.check("converter: no marked data on that port -> exit 1", rc == 1 and "no marked" in err, err)
+junk = os.path.join(TMP, "junk.pcap")
+with open(junk, "wb") as f:
+    f.write(b"this is not a capture\n" * 4)
+rc, out, err = run(sys.executable, CONV, junk)
+T.check("converter: a file that is no capture -> exit 1", rc == 1, f"rc {rc} {err}")
+empty = os.path.join(TMP, "empty.pcap")
+with open(empty, "wb") as f:
+    dpkt.pcap.Writer(f, nano=True)
+rc, out, err = run(sys.executable, CONV, empty)
+T.check("converter: an empty capture -> exit 1", rc == 1 and "no marked" in err, f"rc {rc} {err}")
+rc, out, err = run(CLI, "-", stdin="1 100 200\n")
+T.check("CLI: a 3-field line -> exit 1", rc == 1 and ":1:" in err, err)
+good = crafted.fb_option(1, rate).hex()
+for bad, why in ((good[:-2], "short"), (good[:-2] + "zz", "not hex"),
+                 (crafted.fb_option(2, rate).hex(), "other id"),
+                 ("fd08524400014ed3", "data ExID")):
+    rc, out, err = run(CLI, "-", stdin=f"fb 1 {bad}\n1 100 200 1500\n")
+    T.check(f"CLI: fb option {why} -> exit 1", rc == 1 and "fb ID" in err, f"rc {rc} {err}")
+rc, out, err = run(CLI, "-F", "0", SAMPLE)
+T.check("CLI: -F 0 -> exit 2 (bad usage)", rc == 2, f"rc {rc} {err}")
+
+sys.exit(T.done())
