@@ -5,8 +5,9 @@
   rapid_pcap2trace.py [--port P] [--stats] CAPTURE.pcap [-o TRACE]
 
 Reads a capture taken on the RECEIVING host (tcpdump -w, nanosecond
-precision preferred: --time-stamp-precision=nano; Ethernet or Linux cooked
-link type, IPv4 or IPv6) of a RAPID flow whose sender marks its data
+precision preferred: --time-stamp-precision=nano; headers are enough,
+-s 128, the payload length comes from the IP header; Ethernet or Linux
+cooked link type, IPv4 or IPv6) of a RAPID flow whose sender marks its data
 (tcp_rapid mark_data=1, the default): every new data segment carries the
 12-byte data option {stream id, index, N, departure time} (docs/rapid.md,
 "The two options").  The capture's arrival stamps are the receive times,
@@ -97,6 +98,16 @@ def exp_option(tcp, exid, length):
     return None
 
 
+def payload_len(ip, tcp):
+    """TCP payload bytes from the IP length fields: a capture cut at a
+    snap length (tcpdump -s 96) holds only the headers."""
+    if isinstance(ip, dpkt.ip.IP):
+        n = ip.len - ip.hl * 4
+    else:
+        n = ip.plen - sum(len(bytes(h)) for h in getattr(ip, 'all_extension_headers', []))
+    return max(n - tcp.off * 4, 0)
+
+
 def addr(ip, src):
     a = ip.src if src else ip.dst
     return socket.inet_ntop(socket.AF_INET if len(a) == 4 else socket.AF_INET6, a)
@@ -112,10 +123,11 @@ def collect(path):
             continue
         flow = (addr(ip, True), tcp.sport, addr(ip, False), tcp.dport)
         d = exp_option(tcp, EXID_DATA, DOPT_LEN)
-        if d is not None and len(tcp.data):
+        nbytes = payload_len(ip, tcp)
+        if d is not None and nbytes:
             sid = int.from_bytes(d[2:4], 'big')
             data.setdefault(flow, []).append(
-                (ns, sid, d[4], d[5], int.from_bytes(d[6:10], 'big'), len(tcp.data)))
+                (ns, sid, d[4], d[5], int.from_bytes(d[6:10], 'big'), nbytes))
             continue
         f = exp_option(tcp, EXID_FB, FBOPT_LEN)
         if f is not None:

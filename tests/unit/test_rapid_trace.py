@@ -9,7 +9,7 @@ packet becomes a TCP segment carrying the data option (crafted.py's codec,
 the one the VM suites use) and arriving at its recv_ns, with the 32-bit
 departure stamps wrapping inside stream 1, a duplicated packet, unmarked
 segments and a second flow around it, and the helper's feedback on an ACK
-of the reverse direction.  Converted back, the analysis must give every
+of the reverse direction; once more cut to the headers (tcpdump -s 96).  Converted back, the analysis must give every
 stream exactly what the trace itself gives.  TAP and "N passed, N failed";
 exit 0 when all pass."""
 import os
@@ -80,8 +80,9 @@ def ip_packet(v6, src, dst, sport, dport, opts, payload):
     return dpkt.ethernet.Ethernet(type=dpkt.ethernet.ETH_TYPE_IP, data=ip)
 
 
-def write_capture(path, v6, streams, fb=None):
-    """The sample as a receiver-side capture (see the docstring)."""
+def write_capture(path, v6, streams, fb=None, snap=0):
+    """The sample as a receiver-side capture (see the docstring); with
+    snap, every frame is cut after snap bytes (tcpdump -s)."""
     frames = []
     smp_prev = None
     for sid, pk in streams:
@@ -115,9 +116,15 @@ def write_capture(path, v6, streams, fb=None):
             frames.append((pk[-1][1] + 5000, ack))
     frames.sort(key=lambda x: x[0])
     with open(path, "wb") as f:
-        w = dpkt.pcap.Writer(f, nano=True)
+        w = dpkt.pcap.Writer(f, nano=True, snaplen=snap or 65535)
+        hdr = dpkt.pcap.LEPktHdr if sys.byteorder == "little" else dpkt.pcap.PktHdr
         for ns, pkt in frames:
-            w.writepkt(pkt, Decimal(ns) / Decimal(10 ** 9))
+            if not snap:
+                w.writepkt(pkt, Decimal(ns) / Decimal(10 ** 9))
+                continue
+            b = bytes(pkt)
+            f.write(bytes(hdr(tv_sec=ns // 10 ** 9, tv_usec=ns % 10 ** 9,
+                              caplen=min(len(b), snap), len=len(b))) + b[:snap])
 
 
 # 1. the CLI on the sample: what the sample's header says
@@ -138,11 +145,11 @@ T.check("CLI loss truncates stream 4 to 25 packets, same ABest as 1",
 smp = sample()
 rate = crafted.rate_pack(30 * 1000 * 1000 // 8)
 fb = {1: crafted.fb_option(1, rate), 4: crafted.fb_option(4, rate, truncated=1)}
-for v6 in (False, True):
-    name = "IPv6" if v6 else "IPv4"
-    cap = os.path.join(TMP, f"{name}.pcap")
-    trace = os.path.join(TMP, f"{name}.trace")
-    write_capture(cap, v6, smp, fb)
+for v6, snap in ((False, 0), (True, 0), (False, 96)):
+    name = ("IPv6" if v6 else "IPv4") + (f" -s {snap}" if snap else "")
+    cap = os.path.join(TMP, name.replace(" ", "") + ".pcap")
+    trace = os.path.join(TMP, name.replace(" ", "") + ".trace")
+    write_capture(cap, v6, smp, fb, snap)
     rc, out, err = run(sys.executable, CONV, "--stats", cap, "-o", trace)
     T.check(f"{name}: converter exits 0", rc == 0, err)
     T.check(f"{name}: converter picks the bigger flow and counts 6 streams, 2 feedback",
