@@ -134,12 +134,14 @@ check() {
 
 
 # Experiments: T55_PARTS="helper stock" (default both), T55_RX_Q_NOISE=ns
-# for the helper's noise floor.
+# for the helper's noise floor, T55_RX_F_MILLI for its excursion end factor.
 PARTS=${T55_PARTS:-helper stock}
 
 # (a) with the receiver's helper (lab-run loaded it)
 grep -q '^tcp_rapid_rx ' /proc/modules || insmod "$RXKO"
 [ -n "${T55_RX_Q_NOISE:-}" ] && echo "$T55_RX_Q_NOISE" >/sys/module/tcp_rapid_rx/parameters/q_noise_ns
+[ -n "${T55_RX_F_MILLI:-}" ] && echo "$T55_RX_F_MILLI" >/sys/module/tcp_rapid_rx/parameters/f_milli
+kt_diag "helper: f_milli $(cat /sys/module/tcp_rapid_rx/parameters/f_milli)"
 kt_diag "helper: q_noise_ns $(cat /sys/module/tcp_rapid_rx/parameters/q_noise_ns)"
 if [[ " $PARTS " == *" helper "* ]]; then
 fb0=$(kt_modstat tcp_rapid fb_applied) se0=$(kt_modstat tcp_rapid sest_applied)
