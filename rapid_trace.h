@@ -6,6 +6,9 @@
  *                 came from (receiver feedback, the sender's own ACK
  *                 analysis, the lab injection), the rule, the raw and the
  *                 bounded ABest and r_avg after the controller acted
+ *   rapid_fb_check  receiver feedback met the sender's own estimate of
+ *                 the same stream: both values and the verdict
+ *                 (RAPID_FBV_*), i.e. why feedback was or was not applied
  * Rates in kbit/s.  Example: perf record -e 'tcp_rapid:*' -a -- sleep 10;
  * or echo 1 > /sys/kernel/tracing/events/tcp_rapid/enable.
  */
@@ -22,6 +25,12 @@
 #define RAPID_SRC_INJECT	0	/* inject_abest_kbps (lab mode) */
 #define RAPID_SRC_RECEIVER	1	/* tcp_rapid_rx feedback option */
 #define RAPID_SRC_SENDER	2	/* the sender's ACK analysis */
+
+/* rapid_fb_check's verdict. */
+#define RAPID_FBV_PASS		0	/* handed to the controller */
+#define RAPID_FBV_DISAGREE	1	/* own estimate contradicts it */
+#define RAPID_FBV_LOSSY		2	/* room above r_avg after congestive loss */
+#define RAPID_FBV_DISTRUSTED	3	/* the receiver is not believed any more */
 
 TRACE_EVENT(rapid_stream,
 	TP_PROTO(const struct sock *sk, u32 id, u32 k, u32 r_avg_kbps,
@@ -82,6 +91,36 @@ TRACE_EVENT(rapid_abest,
 		  __entry->sport, __entry->dport, __entry->skaddr, __entry->id,
 		  __entry->src, __entry->rule, __entry->lossy, __entry->raw_kbps,
 		  __entry->abest_kbps, __entry->r_avg_kbps, __entry->phase)
+);
+
+TRACE_EVENT(rapid_fb_check,
+	TP_PROTO(const struct sock *sk, u32 id, u32 rule, u32 fb_kbps,
+		 u32 own_kbps, u32 disagree, u32 verdict),
+	TP_ARGS(sk, id, rule, fb_kbps, own_kbps, disagree, verdict),
+	TP_STRUCT__entry(
+		__field(const void *, skaddr)
+		__field(__u16, sport)
+		__field(__u16, dport)
+		__field(u32, id)
+		__field(u32, rule)
+		__field(u32, fb_kbps)
+		__field(u32, own_kbps)
+		__field(u32, disagree)
+		__field(u32, verdict)
+	),
+	TP_fast_assign(
+		CC_TRACE_SK_ASSIGN(sk);
+		__entry->id = id;
+		__entry->rule = rule;
+		__entry->fb_kbps = fb_kbps;
+		__entry->own_kbps = own_kbps;
+		__entry->disagree = disagree;
+		__entry->verdict = verdict;
+	),
+	TP_printk(CC_TRACE_SK_FMT "id=%u rule=%u fb_kbps=%u own_kbps=%u disagree=%u verdict=%u",
+		  __entry->sport, __entry->dport, __entry->skaddr, __entry->id,
+		  __entry->rule, __entry->fb_kbps, __entry->own_kbps,
+		  __entry->disagree, __entry->verdict)
 );
 
 #endif /* _RAPID_TRACE_H */

@@ -230,6 +230,10 @@ struct rapid_ring {
 					 * and the own estimate disagreed
 					 */
 	u8 fb_distrust;			/* 1: the receiver's feedback is ignored */
+	u32 fb_checked_id;		/* the newest stream whose feedback was
+					 * checked (0: none): the helper repeats
+					 * it on up to feedback_acks ACKs
+					 */
 	struct minmax dr_max;		/* highest delivery rate, kbit/s, over the
 					 * last RAPID_DR_WIN_RTTS round trips
 					 * (time in us)
@@ -312,6 +316,8 @@ static struct rapid_param rapid_p_sender_estimate = {
 	1, 0, 1, "(boolean)", false, false };
 static struct rapid_param rapid_p_drain_max = {
 	250, 0, 1000, "1/1000", false, false };
+static struct rapid_param rapid_p_f_milli = {
+	RAPID_PC_F_DEFAULT, RAPID_PC_F_MIN, RAPID_PC_F_MAX, "1/1000", false, false };
 static struct rapid_param rapid_p_ack_noise = {
 	RAPID_SEST_Q_NOISE_NS_DEF / NSEC_PER_USEC, 0,
 	RAPID_PC_Q_NOISE_NS_MAX / NSEC_PER_USEC, "us", false, false };
@@ -395,6 +401,9 @@ MODULE_PARM_DESC(sender_estimate,
 module_param_cb(drain_max, &rapid_param_ops, &rapid_p_drain_max, 0644);
 MODULE_PARM_DESC(drain_max,
 		 "standing-queue drain: the largest cut of ABest (1/1000); 0 (off)..1000, default 250");
+module_param_cb(f_milli, &rapid_param_ops, &rapid_p_f_milli, 0644);
+MODULE_PARM_DESC(f_milli,
+		 "sender-side estimate: PathChirp excursion end factor F (1/1000), keep equal to tcp_rapid_rx's; 1000..1000000, default 1500");
 module_param_cb(ack_noise_us, &rapid_param_ops, &rapid_p_ack_noise, 0644);
 MODULE_PARM_DESC(ack_noise_us,
 		 "sender-side estimate: ACK timing noise floor (us); 0..1000, default 10");
@@ -815,8 +824,21 @@ static void rapid_fb_check_apply(struct sock *sk, u32 id, u32 rule, u64 abest,
 
 	if (ring->fb_distrust) {
 		rapid_count(RAPID_ST_FB_IGNORED);
+		trace_rapid_fb_check(sk, id, rule, rapid_rate_to_kbps(abest), 0,
+				     ring->fb_disagree, RAPID_FBV_DISTRUSTED);
 		return;
 	}
+	/*
+	 * One verdict per stream: a repeat of feedback already checked (or
+	 * feedback for an older stream) says nothing new, and counting its
+	 * disagreement again made one odd stream distrust an honest helper
+	 * (measured: timing-55 with an exactly serialising bottleneck, the
+	 * same stream counted three times).  The controller would ignore it
+	 * anyway (rapid_on_abest()).
+	 */
+	if (ring->fb_checked_id && !rapid_id_after(id, ring->fb_checked_id))
+		return;
+	ring->fb_checked_id = id;
 	if (ca->ctl.phase == RAPID_PHASE_STEADY) {
 		/*
 		 * Values are compared only when both saw a trend: "no trend"
@@ -841,6 +863,9 @@ static void rapid_fb_check_apply(struct sock *sk, u32 id, u32 rule, u64 abest,
 				ring->fb_distrust = 1;
 				rapid_count(RAPID_ST_FB_DISTRUSTED);
 			}
+			trace_rapid_fb_check(sk, id, rule, rapid_rate_to_kbps(fb),
+					     rapid_rate_to_kbps(own),
+					     ring->fb_disagree, RAPID_FBV_DISAGREE);
 			return;
 		}
 		/*
@@ -852,10 +877,16 @@ static void rapid_fb_check_apply(struct sock *sk, u32 id, u32 rule, u64 abest,
 		 */
 		if (rec && (rec->flags & RAPID_SF_LOSSY) && fb > ca->ctl.r_avg) {
 			rapid_count(RAPID_ST_FB_DISAGREE);
+			trace_rapid_fb_check(sk, id, rule, rapid_rate_to_kbps(fb),
+					     rapid_rate_to_kbps(own),
+					     ring->fb_disagree, RAPID_FBV_LOSSY);
 			return;
 		}
 		if (own && fb)
 			ring->fb_disagree = 0;
+		trace_rapid_fb_check(sk, id, rule, rapid_rate_to_kbps(fb),
+				     rapid_rate_to_kbps(own), ring->fb_disagree,
+				     RAPID_FBV_PASS);
 	}
 	if (rapid_on_estimate(sk, id, RAPID_SRC_RECEIVER, rule, abest, truncated,
 			      rec))
@@ -1029,6 +1060,7 @@ static void rapid_sest_close(struct sock *sk, struct rapid_sest *e,
 		return;
 	}
 	rapid_sest_params(&p, READ_ONCE(rapid_p_ack_noise.val) * NSEC_PER_USEC);
+	p.f_milli = READ_ONCE(rapid_p_f_milli.val);
 	rec->est_rule = (u8)rapid_sest_finish(e, &p, &res);
 	rec->est_lossy = !!res.stop;
 	abest = rapid_sest_abest(&res, rapid_schedule_top(&rec->sched));

@@ -251,7 +251,7 @@ MODULE_PARM_DESC(idle_ms,
 		 "a flow without marked data for this long is evicted (ms); 100..3600000, default 10000");
 module_param_cb(f_milli, &rapid_rx_param_ops, &rapid_rx_p_f_milli, 0644);
 MODULE_PARM_DESC(f_milli,
-		 "excursion end factor F of the analysis (1/1000); 1000..1000000, default 1500");
+		 "excursion end factor F of the analysis (1/1000), keep equal to tcp_rapid's f_milli; 1000..1000000, default 1500");
 module_param_cb(min_excursion, &rapid_rx_param_ops, &rapid_rx_p_min_excursion, 0644);
 MODULE_PARM_DESC(min_excursion,
 		 "shortest valid excursion L of the analysis (gaps); 1..128, default 5");

@@ -113,9 +113,17 @@ lab_bdp_pkts() {
 #   --sender-qdisc Q     fq (default), pfifo_fast, noqueue
 #   --cc NAME            default congestion control in the senders
 #   --mtu BYTES          link MTU (default 1500)
+#   --burst BYTES        the bottleneck's token buckets (htb burst and
+#                        cburst; default "15k 1600": at most ~1 packet
+#                        ahead of the rate).  1 serialises packets exactly
+#                        as a physical link does (no packet passes before
+#                        the previous one's transmission time is over):
+#                        right for virtual-time runs, where timers are
+#                        on time; with late timers (TCG fast clock) it
+#                        costs throughput.
 lab_dumbbell() {
 	local senders=1 rate=100mbit buffer="" aqm=pfifo rtts=20 loss="" jitter=""
-	local netem_extra="" sqdisc=fq cc="" mtu=1500
+	local netem_extra="" sqdisc=fq cc="" mtu=1500 burst="15k" cburst=1600
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--senders) senders=$2; shift ;;
@@ -129,6 +137,7 @@ lab_dumbbell() {
 		--sender-qdisc) sqdisc=$2; shift ;;
 		--cc) cc=$2; shift ;;
 		--mtu) mtu=$2; shift ;;
+		--burst) burst=$2 cburst=$2; shift ;;
 		*) lab_log "lab_dumbbell: unknown option $1"; return 2 ;;
 		esac
 		shift
@@ -226,8 +235,10 @@ lab_dumbbell() {
 	LAB_RATE_MBIT=$rate_mbit
 	LAB_MIN_RTT=$min_rtt
 	tc -n "$LAB_RTR" qdisc replace dev bn0 root handle 1: htb default 1 || return 1
+	LAB_BURST="burst $burst cburst $cburst"
+	# shellcheck disable=SC2086 # LAB_BURST is a word list
 	tc -n "$LAB_RTR" class add dev bn0 parent 1: classid 1:1 htb rate "$rate" ceil "$rate" \
-		burst 15k cburst 1600 || return 1
+		$LAB_BURST || return 1
 	_lab_leaf "$aqm" "$buffer" "$rate_mbit" || return 1
 
 	# Propagation delay, loss and the rest on dly.
@@ -238,7 +249,7 @@ lab_dumbbell() {
 	# shellcheck disable=SC2086
 	tc -n "$LAB_DLY" qdisc replace dev dn0 root netem $data_netem limit 100000 || return 1
 	tc -n "$LAB_DLY" qdisc replace dev up0 root netem delay "${half}ms" limit 100000 || return 1
-	lab_log "dumbbell: ${senders} sender(s), rate $rate, buffer $buffer pkts ($aqm), rtt ${rtts} ms${loss:+, loss $loss}${sqdisc:+, sender qdisc $sqdisc}"
+	lab_log "dumbbell: ${senders} sender(s), rate $rate, buffer $buffer pkts ($aqm), rtt ${rtts} ms, htb $LAB_BURST${loss:+, loss $loss}${sqdisc:+, sender qdisc $sqdisc}"
 }
 
 _lab_rate_mbit() {	# tc rate string -> integer Mbit/s (at least 1)
@@ -270,8 +281,9 @@ _lab_leaf() {	# _lab_leaf AQM BUFFER_PKTS RATE_MBIT
 
 # lab_set_rate RATE: change the bottleneck rate mid-flow.
 lab_set_rate() {
+	# shellcheck disable=SC2086 # LAB_BURST is a word list
 	tc -n "$LAB_RTR" class change dev bn0 parent 1: classid 1:1 htb rate "$1" ceil "$1" \
-		burst 15k cburst 1600
+		${LAB_BURST:-burst 15k cburst 1600}
 }
 
 # lab_set_data_netem "NETEM ARGS": replace the data-path impairment on dly

@@ -29,7 +29,7 @@ FRAME=1514
 kt_mount_tracefs || { kt_fail "tracefs mounts"; kt_done; }
 T=/sys/kernel/tracing
 lab_allow_cc rapid
-lab_dumbbell --senders 2 --rate ${RATE}mbit --rtt 20
+lab_dumbbell --senders 2 --rate ${RATE}mbit --rtt 20 ${T55_BURST:+--burst "$T55_BURST"}
 snd=${LAB_SND[0]} xs=${LAB_SND[1]}
 RXKO=$LAB_TOP/tcp_rapid_rx.ko
 
@@ -47,6 +47,7 @@ run() {
 	echo >"$T/trace"
 	echo 16384 >"$T/buffer_size_kb"
 	echo 1 >"$T/events/tcp_rapid/rapid_abest/enable"
+	echo 1 >"$T/events/tcp_rapid/rapid_fb_check/enable"
 	echo 1 >"$T/tracing_on"
 	lab_iperf_server "$LAB_RCV" "$port"
 	lab_iperf "$snd" "$LAB_RCV4" "$port" $((3 * PHASE + 6)) rapid "$KT_TMP/$tag.json" &
@@ -70,7 +71,9 @@ run() {
 	wait $pid
 	echo 0 >"$T/tracing_on"
 	cat "$T/trace" >"$KT_TMP/$tag.trace"
+	[ -n "${T55_KEEP:-}" ] && cp "$KT_TMP/$tag.trace" "$KT_TMP/$tag".*json "$T55_KEEP/"
 	echo 0 >"$T/events/tcp_rapid/rapid_abest/enable"
+	echo 0 >"$T/events/tcp_rapid/rapid_fb_check/enable"
 }
 
 # avail X TAG: the payload avail-bw (Mbit/s) with X Mbit/s of cross traffic
@@ -134,13 +137,19 @@ check() {
 
 
 # Experiments: T55_PARTS="helper stock" (default both), T55_RX_Q_NOISE=ns
-# for the helper's noise floor, T55_RX_F_MILLI for its excursion end factor.
+# for the helper's noise floor, T55_RX_F_MILLI for its excursion end factor,
+# T55_F_MILLI for both ends' (helper and sender-side estimate), T55_BURST
+# for the bottleneck's token buckets (lab_dumbbell --burst), T55_KEEP=DIR
+# keeps the traces (rapid_abest, rapid_fb_check) and iperf3 reports there.
 PARTS=${T55_PARTS:-helper stock}
 
 # (a) with the receiver's helper (lab-run loaded it)
 grep -q '^tcp_rapid_rx ' /proc/modules || insmod "$RXKO"
 [ -n "${T55_RX_Q_NOISE:-}" ] && echo "$T55_RX_Q_NOISE" >/sys/module/tcp_rapid_rx/parameters/q_noise_ns
+[ -n "${T55_F_MILLI:-}" ] && echo "$T55_F_MILLI" >/sys/module/tcp_rapid_rx/parameters/f_milli &&
+	echo "$T55_F_MILLI" >/sys/module/tcp_rapid/parameters/f_milli
 [ -n "${T55_RX_F_MILLI:-}" ] && echo "$T55_RX_F_MILLI" >/sys/module/tcp_rapid_rx/parameters/f_milli
+kt_diag "sender: f_milli $(cat /sys/module/tcp_rapid/parameters/f_milli)"
 kt_diag "helper: f_milli $(cat /sys/module/tcp_rapid_rx/parameters/f_milli)"
 kt_diag "helper: q_noise_ns $(cat /sys/module/tcp_rapid_rx/parameters/q_noise_ns)"
 if [[ " $PARTS " == *" helper "* ]]; then
@@ -149,6 +158,13 @@ run helper 5301
 kt_cmp "helper: feedback options applied by the sender" "$(( $(kt_modstat tcp_rapid fb_applied) - fb0 ))" ">" 200
 kt_cmp "helper: no sender-side estimate once feedback arrives (count)" \
 	"$(( $(kt_modstat tcp_rapid sest_applied) - se0 ))" "<=" 5
+# one verdict per stream (the helper repeats a result on up to 4 ACKs;
+# counting every copy once distrusted it: docs/reliability.md)
+kt_cmp "helper: feedback checks traced (tcp_rapid:rapid_fb_check)" \
+	"$(grep -c 'rapid_fb_check:' "$KT_TMP/helper.trace")" ">" 100
+kt_cmp "helper: streams checked more than once (rapid_fb_check ids seen twice)" \
+	"$(grep 'rapid_fb_check:' "$KT_TMP/helper.trace" | grep -v 'verdict=3' |
+		grep -o ' id=[0-9]*' | sort | uniq -d | wc -l)" "==" 0
 check helper 1 "helper"
 fi
 [[ " $PARTS " == *" stock "* ]] || kt_done
