@@ -159,9 +159,8 @@ run_one() {
 				"${FLOW_SECS[$arg]}" "${FLOW_CC[$arg]}" "$W/flow$arg.json" -i 1 -Z &
 			clients+=($!) ;;
 		cbr)
-			lab_ns "${LAB_SND[${CBR_SND[$arg]}]}" iperf3 -c "$LAB_RCV4" -p "${CBR_PORT[$arg]}" \
-				-u -b "${CBR_RATE[$arg]}" -l 1448 -t "${CBR_SECS[$arg]}" -J \
-				>"$W/cbr$arg.json" 2>&1 &
+			lab_udp "${LAB_SND[${CBR_SND[$arg]}]}" "$LAB_RCV4" "${CBR_PORT[$arg]}" \
+				"${CBR_RATE[$arg]}" "${CBR_SECS[$arg]}" "$W/cbr$arg.json" -l 1448 2>&1 &
 			clients+=($!) ;;
 		short)
 			lab_ns "${LAB_SND[${SHORT_SND[$arg]}]}" "$PY" "$top/scripts/bench_rr.py" client \

@@ -114,16 +114,21 @@ lab_bdp_pkts() {
 #   --cc NAME            default congestion control in the senders
 #   --mtu BYTES          link MTU (default 1500)
 #   --burst BYTES        the bottleneck's token buckets (htb burst and
-#                        cburst; default "15k 1600": at most ~1 packet
-#                        ahead of the rate).  1 serialises packets exactly
-#                        as a physical link does (no packet passes before
-#                        the previous one's transmission time is over):
-#                        right for virtual-time runs, where timers are
-#                        on time; with late timers (TCG fast clock) it
-#                        costs throughput.
+#                        cburst).  1 serialises packets exactly as a
+#                        physical link does (no packet passes before the
+#                        previous one's transmission time is over): the
+#                        default in virtual time (LAB_CLOCK=precise),
+#                        where timers are on time.  With late timers (TCG
+#                        fast clock, KVM, a real host) it costs
+#                        throughput, so there the default is "15k 1600"
+#                        (at most ~1 packet ahead of the rate, which a
+#                        chirp sees as a queue that starts 5-6 packets
+#                        late: docs/rapid.md, "Where the bias comes
+#                        from").
 lab_dumbbell() {
 	local senders=1 rate=100mbit buffer="" aqm=pfifo rtts=20 loss="" jitter=""
 	local netem_extra="" sqdisc=fq cc="" mtu=1500 burst="15k" cburst=1600
+	[ "${LAB_CLOCK:-}" = precise ] && burst=1 cburst=1
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--senders) senders=$2; shift ;;
@@ -339,6 +344,19 @@ lab_iperf() {
 	local ns=$1 dst=$2 port=$3 secs=$4 cc=$5 out=$6
 	shift 6
 	lab_ns "$ns" iperf3 -c "$dst" -p "$port" -t "$secs" -C "$cc" -J "$@" >"$out" 2>&1
+}
+
+# lab_udp NS DST PORT RATE SECONDS OUT.json [extra iperf3 args]: UDP cross
+# traffic at RATE (iperf3 -b syntax) from NS, evenly spaced: --fq-rate has
+# the sender's fq pace the datagrams.  iperf3 alone sends a burst every
+# 1 ms (its pacing timer), i.e. ~4 datagrams back to back at 60 Mbit/s;
+# LAB_UDP_BURSTY=1 keeps those bursts.  The JSON report goes to OUT.json.
+lab_udp() {
+	local ns=$1 dst=$2 port=$3 rate=$4 secs=$5 out=$6 fq
+	shift 6
+	fq=(--fq-rate "$rate")
+	[ -n "${LAB_UDP_BURSTY:-}" ] && fq=()
+	lab_ns "$ns" iperf3 -c "$dst" -p "$port" -u -b "$rate" -t "$secs" -J "${fq[@]}" "$@" >"$out"
 }
 
 # lab_allow_cc NAME...: add algorithms to tcp_allowed_congestion_control
