@@ -103,6 +103,23 @@
  */
 #define RAPID_TOP_TOL_SHIFT	6
 
+/*
+ * Adoption of estimates in steady state: the controller acts on the median
+ * of the newest RAPID_DEF_MEDIAN per-stream estimates (1 = each estimate
+ * alone, the report's rule; docs/rapid.md, deviation 17).
+ */
+#define RAPID_DEF_MEDIAN	3U
+#define RAPID_MEDIAN_MAX	7U
+/*
+ * After slow start's exit, steady-state estimates (their median) above
+ * r_avg are adopted at once, as in slow start, until the first one below
+ * it, for at most RAPID_DEF_SS_REFINE streams (deviation 18): slow
+ * start's m = 2 streams place the avail-bw only within a factor of 2, and
+ * its exit may be cut to 4 times what the path delivered.
+ */
+#define RAPID_DEF_SS_REFINE	16U
+#define RAPID_SS_REFINE_MAX	255U
+
 /* Persistent-loss response: r_avg *= loss_factor / 1000 (1000 = off). */
 #define RAPID_DEF_LOSS_FACTOR	700U
 #define RAPID_LOSS_FACTOR_MIN	100U
@@ -444,6 +461,13 @@ struct rapid_cfg {
 	u16 m;			/* 1/1000: steady-state m */
 	u8 n;			/* steady-state N */
 	u8 ss_n_max;		/* slow start: N doubles up to this */
+	u8 median;		/* steady state acts on the median of this
+				 * many newest estimates (1: each alone)
+				 */
+	u8 ss_refine;		/* after slow start, higher estimates are
+				 * adopted at once until the first lower
+				 * one, for at most this many streams
+				 */
 	u64 ss_r1_cap;		/* B/s: slow start grows r_1 at most to this
 				 * (0: no cap; set per ABest by the caller)
 				 */
@@ -460,6 +484,8 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->m = RAPID_DEF_M;
 	cfg->n = RAPID_DEF_N;
 	cfg->ss_n_max = RAPID_DEF_SS_N_MAX;
+	cfg->median = RAPID_DEF_MEDIAN;
+	cfg->ss_refine = RAPID_DEF_SS_REFINE;
 	cfg->ss_r1_cap = 0;
 }
 
@@ -496,6 +522,9 @@ struct rapid_ctl {
 	u8 undo_phase;		/* phase before the last loss response */
 	u8 undo_n;		/* N before the last loss response */
 	u8 dirty;		/* SS params changed, no stream sent yet */
+	u8 refine;		/* after slow start: streams left whose
+				 * higher estimate is adopted at once
+				 */
 };
 
 static inline void rapid_ctl_set_params(struct rapid_ctl *ctl, u32 n, u32 m)
@@ -520,6 +549,7 @@ static inline void rapid_ctl_enter_steady(struct rapid_ctl *ctl,
 	rapid_ctl_set_params(ctl, cfg->n, cfg->m);
 	ctl->r_avg = rapid_rate_clamp(r_avg, cfg->min_rate, cfg->max_rate);
 	ctl->lossy = 0;
+	ctl->refine = 0;
 }
 
 /* Slow start with N = n and first rate r_1 (r_avg follows from Eq. 1). */
@@ -618,6 +648,64 @@ static inline bool rapid_id_after(u32 id, u32 ref)
 }
 
 /*
+ * The newest steady-state estimates of a connection (B/s), for the median
+ * the controller acts on.  A single stream's estimate is noisy: cross
+ * traffic that happens to leave a gap, or to arrive in a clump, moves the
+ * start of the excursion by a few rate steps either way.  The report
+ * adopts every lower estimate at once and raises r_avg only through the
+ * tau filter, so r_avg sits on the low tail of the estimates (in the lab
+ * at F = 6: the per-stream median within 3-13% of the avail-bw, r_avg
+ * 19-41% below it).  The median of the newest three ignores one outlier on
+ * either side at the price of one stream's delay (half a round trip at
+ * most at the default N) before a real decrease is adopted.
+ */
+struct rapid_abest_hist {
+	u64 rate[RAPID_MEDIAN_MAX];	/* B/s, a ring; newest at next - 1 */
+	u8 count;			/* valid entries */
+	u8 next;			/* slot of the next entry */
+};
+
+static inline void rapid_hist_reset(struct rapid_abest_hist *h)
+{
+	h->count = 0;
+	h->next = 0;
+}
+
+/*
+ * Record `abest` and return the median of the newest min(count, window)
+ * estimates (window clamped to 1..RAPID_MEDIAN_MAX); of an even number the
+ * upper middle one, so that one low estimate alone never decreases r_avg.
+ */
+static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
+					 u64 abest, u32 window)
+{
+	u64 v[RAPID_MEDIAN_MAX], x;
+	u32 n, i, j, slot;
+
+	if (window < 1)
+		window = 1;
+	if (window > RAPID_MEDIAN_MAX)
+		window = RAPID_MEDIAN_MAX;
+	if (h->next >= RAPID_MEDIAN_MAX || h->count > RAPID_MEDIAN_MAX)
+		rapid_hist_reset(h);
+	h->rate[h->next] = abest;
+	h->next = (u8)((h->next + 1) % RAPID_MEDIAN_MAX);
+	if (h->count < RAPID_MEDIAN_MAX)
+		h->count++;
+	n = h->count < window ? h->count : window;
+	/* the newest n, insertion-sorted ascending (n <= 7) */
+	for (i = 0; i < n; i++) {
+		slot = (h->next + 2 * RAPID_MEDIAN_MAX - 1 - i) %
+		       RAPID_MEDIAN_MAX;
+		x = h->rate[slot];
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	return v[n / 2];
+}
+
+/*
  * ABest (B/s) for p-stream `id` arrived (Sections 3.1.3, 3.1.5, 3.2.2).
  * mss is the packet size P of Eq. 6.  Returns what it did; the new r_avg,
  * n and m are in ctl (rapid_ctl_schedule()).
@@ -626,12 +714,17 @@ static inline bool rapid_id_after(u32 id, u32 ref)
  * to ss_n_max) and set r_1 = ABest (at most the probed top); the first
  * ABest below the top ends slow start with r_avg = ABest and the
  * steady-state N and m.  Only streams sent with the current parameters
- * count.  Steady state: higher ABest through the tau filter, lower
- * adopted at once.  Always clamped to [min_rate, max_rate].
+ * count.  Steady state: higher ABest through the tau filter (at once after
+ * slow start until the first estimate below r_avg, for at most
+ * cfg->ss_refine streams), lower adopted at
+ * once, where ABest is the median of the newest cfg->median
+ * estimates kept in hist (NULL: each estimate alone, the report's rule).
+ * Always clamped to [min_rate, max_rate].
  */
-static inline enum rapid_ev rapid_ctl_on_abest(struct rapid_ctl *ctl,
-					       const struct rapid_cfg *cfg,
-					       u32 id, u64 abest, u32 mss)
+static inline enum rapid_ev rapid_ctl_on_abest_hist(struct rapid_ctl *ctl,
+						    const struct rapid_cfg *cfg,
+						    struct rapid_abest_hist *hist,
+						    u32 id, u64 abest, u32 mss)
 {
 	u64 top, r_1;
 	u32 n;
@@ -653,6 +746,11 @@ static inline enum rapid_ev rapid_ctl_on_abest(struct rapid_ctl *ctl,
 		top = rapid_schedule_top(&s);
 		if (!rapid_abest_is_top(abest, top) || top >= cfg->max_rate) {
 			rapid_ctl_enter_steady(ctl, cfg, abest);
+			ctl->refine = cfg->ss_refine;
+			if (hist) {
+				rapid_hist_reset(hist);
+				rapid_hist_push_median(hist, abest, cfg->median);
+			}
 			return RAPID_EV_SS_EXIT;
 		}
 		r_1 = abest < top ? abest : top;
@@ -667,6 +765,23 @@ static inline enum rapid_ev rapid_ctl_on_abest(struct rapid_ctl *ctl,
 
 	ctl->last_id = id;
 	ctl->undo_r_avg = 0;	/* fresh information: no undo past it */
+	if (hist)
+		abest = rapid_hist_push_median(hist, abest, cfg->median);
+	if (ctl->refine) {
+		/*
+		 * The rate is found at the first estimate below r_avg (an
+		 * equal one is the median lagging a ramp by one stream).
+		 */
+		ctl->refine = abest < ctl->r_avg ? 0 : ctl->refine - 1;
+		if (abest > ctl->r_avg) {
+			abest = rapid_rate_clamp(abest, cfg->min_rate,
+						 cfg->max_rate);
+			if (abest == ctl->r_avg)
+				return RAPID_EV_NONE;
+			ctl->r_avg = abest;
+			return RAPID_EV_INCREASE;
+		}
+	}
 	if (abest > ctl->r_avg) {
 		u64 next = rapid_filter_increase(ctl->r_avg, abest, ctl->n, mss,
 						 cfg->tau_ns);
@@ -682,6 +797,14 @@ static inline enum rapid_ev rapid_ctl_on_abest(struct rapid_ctl *ctl,
 		return RAPID_EV_NONE;
 	ctl->r_avg = abest;
 	return RAPID_EV_DECREASE;
+}
+
+/* The report's rule: every estimate acts alone. */
+static inline enum rapid_ev rapid_ctl_on_abest(struct rapid_ctl *ctl,
+					       const struct rapid_cfg *cfg,
+					       u32 id, u64 abest, u32 mss)
+{
+	return rapid_ctl_on_abest_hist(ctl, cfg, NULL, id, abest, mss);
 }
 
 static inline void rapid_ctl_save_undo(struct rapid_ctl *ctl)

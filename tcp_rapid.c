@@ -246,6 +246,7 @@ struct rapid_ring {
 					 * (free-running, in [tail, head])
 					 */
 	u16 mask;			/* slots - 1 (slots a power of two) */
+	struct rapid_abest_hist hist;	/* newest steady-state estimates */
 	struct rapid_stream rec[];	/* the slots */
 };
 
@@ -316,8 +317,12 @@ static struct rapid_param rapid_p_sender_estimate = {
 	1, 0, 1, "(boolean)", false, false };
 static struct rapid_param rapid_p_drain_max = {
 	250, 0, 1000, "1/1000", false, false };
+static struct rapid_param rapid_p_median = {
+	RAPID_DEF_MEDIAN, 1, RAPID_MEDIAN_MAX, "streams", false, false };
+static struct rapid_param rapid_p_ss_refine = {
+	RAPID_DEF_SS_REFINE, 0, RAPID_SS_REFINE_MAX, "streams", false, false };
 static struct rapid_param rapid_p_f_milli = {
-	RAPID_PC_F_DEFAULT, RAPID_PC_F_MIN, RAPID_PC_F_MAX, "1/1000", false, false };
+	RAPID_SEST_F_DEFAULT, RAPID_PC_F_MIN, RAPID_PC_F_MAX, "1/1000", false, false };
 static struct rapid_param rapid_p_ack_noise = {
 	RAPID_SEST_Q_NOISE_NS_DEF / NSEC_PER_USEC, 0,
 	RAPID_PC_Q_NOISE_NS_MAX / NSEC_PER_USEC, "us", false, false };
@@ -401,9 +406,15 @@ MODULE_PARM_DESC(sender_estimate,
 module_param_cb(drain_max, &rapid_param_ops, &rapid_p_drain_max, 0644);
 MODULE_PARM_DESC(drain_max,
 		 "standing-queue drain: the largest cut of ABest (1/1000); 0 (off)..1000, default 250");
+module_param_cb(median, &rapid_param_ops, &rapid_p_median, 0644);
+MODULE_PARM_DESC(median,
+		 "steady state acts on the median of this many newest per-stream estimates (1: each alone, the report's rule); 1..7, default 3");
+module_param_cb(ss_refine, &rapid_param_ops, &rapid_p_ss_refine, 0644);
+MODULE_PARM_DESC(ss_refine,
+		 "after slow start, higher estimates are adopted at once until the first lower one, for at most this many streams (0: the report's rule, the tau filter); 0..255, default 16");
 module_param_cb(f_milli, &rapid_param_ops, &rapid_p_f_milli, 0644);
 MODULE_PARM_DESC(f_milli,
-		 "sender-side estimate: PathChirp excursion end factor F (1/1000), keep equal to tcp_rapid_rx's; 1000..1000000, default 1500");
+		 "sender-side estimate: PathChirp excursion end factor F (1/1000); 1000..1000000, default 3000");
 module_param_cb(ack_noise_us, &rapid_param_ops, &rapid_p_ack_noise, 0644);
 MODULE_PARM_DESC(ack_noise_us,
 		 "sender-side estimate: ACK timing noise floor (us); 0..1000, default 10");
@@ -475,6 +486,8 @@ static void rapid_cfg_load(struct rapid_cfg *cfg)
 	cfg->m = READ_ONCE(rapid_p_m.val);
 	cfg->n = READ_ONCE(rapid_p_n.val);
 	cfg->ss_n_max = READ_ONCE(rapid_p_ss_n_max.val);
+	cfg->median = READ_ONCE(rapid_p_median.val);
+	cfg->ss_refine = READ_ONCE(rapid_p_ss_refine.val);
 	cfg->ss_r1_cap = 0;
 }
 
@@ -712,8 +725,8 @@ static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest,
 	cfg.ss_r1_cap = ss_r1_cap;
 	if (ca->ring)
 		ca->ring->abest_kbps = rapid_rate_to_kbps(abest);
-	rapid_ctl_on_abest(&ca->ctl, &cfg, stream_id, abest,
-			   tcp_sk(sk)->mss_cache);
+	rapid_ctl_on_abest_hist(&ca->ctl, &cfg, ca->ring ? &ca->ring->hist : NULL,
+				stream_id, abest, tcp_sk(sk)->mss_cache);
 }
 
 /*
@@ -778,11 +791,15 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 	 * Never far above what the path has delivered: an ABest above
 	 * RAPID_DR_GAIN times the delivery-rate maximum of the last round
 	 * trips is cut to that (in slow start that ends slow start there:
-	 * the tops of m = 2 streams are no rate bound), and a "no trend"
-	 * below it grows slow start's r_1 at most to it.  A lying receiver
-	 * gets no further, and neither do ACK-compressed "no trend"
-	 * estimates of the sender's own (seen on the fast-clock lab: r_avg
-	 * at 2.4 Gbit/s for a moment on a 10 Mbit/s path).
+	 * the tops of m = 2 streams are no rate bound, and in slow start the
+	 * delivery rate is one stream per round trip, so a cap that let slow
+	 * start go on would not grow: measured, stuck at 1.7 Mbit/s on a 50
+	 * Mbit/s, 100 ms path), and a "no trend" below it grows slow start's
+	 * r_1 at most to it.  The refinement after slow start (ss_refine)
+	 * takes the rate on from there.  A lying receiver gets no further,
+	 * and neither do ACK-compressed "no trend" estimates of the sender's
+	 * own (seen on the fast-clock lab: r_avg at 2.4 Gbit/s for a moment
+	 * on a 10 Mbit/s path).
 	 */
 	if (ca->ring)
 		dr = rapid_kbps_to_rate(minmax_get(&ca->ring->dr_max)) *

@@ -205,7 +205,7 @@ static struct rapid_rx_param rapid_rx_p_min_excursion = {
 static struct rapid_rx_param rapid_rx_p_recv_gap_min = {
 	RAPID_PC_RECV_GAP_MIN_NS_DEFAULT, 0, RAPID_PC_RECV_GAP_MIN_NS_MAX, "ns" };
 static struct rapid_rx_param rapid_rx_p_q_noise = {
-	0, 0, RAPID_PC_Q_NOISE_NS_MAX, "ns" };
+	RAPID_PC_Q_NOISE_NS_RX_DEFAULT, 0, RAPID_PC_Q_NOISE_NS_MAX, "ns" };
 static struct rapid_rx_param rapid_rx_p_min_pkts = {
 	RAPID_PC_MIN_PKTS_DEFAULT, 2, RAPID_PSTREAM_MAX, "packets" };
 static struct rapid_rx_param rapid_rx_p_feedback_acks = { 4, 0, 65535, "ACKs" };
@@ -251,7 +251,7 @@ MODULE_PARM_DESC(idle_ms,
 		 "a flow without marked data for this long is evicted (ms); 100..3600000, default 10000");
 module_param_cb(f_milli, &rapid_rx_param_ops, &rapid_rx_p_f_milli, 0644);
 MODULE_PARM_DESC(f_milli,
-		 "excursion end factor F of the analysis (1/1000), keep equal to tcp_rapid's f_milli; 1000..1000000, default 1500");
+		 "excursion end factor F of the analysis (1/1000); 1000..1000000, default 6000");
 module_param_cb(min_excursion, &rapid_rx_param_ops, &rapid_rx_p_min_excursion, 0644);
 MODULE_PARM_DESC(min_excursion,
 		 "shortest valid excursion L of the analysis (gaps); 1..128, default 5");
@@ -260,7 +260,7 @@ MODULE_PARM_DESC(recv_gap_min_ns,
 		 "receive gaps below this are coalesced arrivals (ns); 0 (off)..1000000, default 1000");
 module_param_cb(q_noise_ns, &rapid_rx_param_ops, &rapid_rx_p_q_noise, 0644);
 MODULE_PARM_DESC(q_noise_ns,
-		 "a delay rise counts only above this noise floor (ns); 0..1000000, default 0");
+		 "a delay rise counts only above this noise floor (ns; at most 1/8 of the send gap); 0..1000000, default 10000");
 module_param_cb(min_pkts, &rapid_rx_param_ops, &rapid_rx_p_min_pkts, 0644);
 MODULE_PARM_DESC(min_pkts,
 		 "fewer usable packets in a stream give no estimate (packets); 2..128, default 3");

@@ -80,7 +80,7 @@ static int ref_estimate(const double *q, const double *R, const double *dt,
 		double mx = 0;
 		int end = -1;
 
-		if (!(q[i + 1] - q[i] > noise)) {
+		if (!(q[i + 1] - q[i] > fmin(noise, floor(dt[i] / 8)))) {
 			i++;
 			continue;
 		}
@@ -99,7 +99,7 @@ static int ref_estimate(const double *q, const double *R, const double *dt,
 		if (end - i >= L) {
 			out->nvalid++;
 			for (k = i; k <= end - 1; k++)
-				if (q[k + 1] - q[k] > noise)
+				if (q[k + 1] - q[k] > fmin(noise, floor(dt[k] / 8)))
 					out->mark[k] = 1;
 		}
 		i = end;
@@ -257,6 +257,8 @@ static void test_hand(void)
 
 	rapid_pc_params_init(&p);
 	p.recv_gap_min_ns = 0;
+	p.f_milli = RAPID_PC_F_PATHCHIRP;	/* the cases are PathChirp's */
+	p.q_noise_ns = 0;
 
 	/* A: flat until packet 5, rising to the end: open excursion at l=4 */
 	{
@@ -318,7 +320,7 @@ static void test_hand(void)
 		p.f_milli = 1400;
 		rule = run_stream(snd, rcv, NULL, HN, &p, &r);
 		tap_eq(rule, RAPID_PC_RULE_NO_TREND, "hand D: F=1.4 ends it early");
-		p.f_milli = RAPID_PC_F_DEFAULT;
+		p.f_milli = RAPID_PC_F_PATHCHIRP;
 	}
 	/*
 	 * E: two valid excursions, then an open one at gap 15.
@@ -443,6 +445,30 @@ static void test_hand(void)
 		run_stream(snd, rcv, NULL, HN, &p, &r);
 		tap_eq(r.open_start, 10, "hand L: noise 299: open at 10");
 		p.q_noise_ns = 0;
+	}
+	/*
+	 * M: the jitter floor is at most 1/8 of the send gap.  Even gaps of
+	 * 4000 ns (3 Gbit/s of 1500-byte packets), q rising by 700 ns per
+	 * packet from packet 10 on.  q_noise_ns = 1000 alone would hide that
+	 * trend; capped at 4000 / 8 = 500 ns it is seen at 10.
+	 */
+	{
+		uint64_t s2[HN], r2[HN];
+
+		make_chirp(s2, HN, 1000000, 4000, 1.0);
+		for (k = 0; k < HN; k++)
+			r2[k] = s2[k] + 1000000 + (k <= 10 ? 0 : 700 * (k - 10));
+		p.q_noise_ns = 1000;
+		run_stream(s2, r2, NULL, HN, &p, &r);
+		tap_eq(r.open_start, 10, "hand M: noise 1000 capped at gap/8 = 500: open at 10");
+		for (k = 0; k < HN; k++)
+			r2[k] = s2[k] + 1000000 + (k <= 10 ? 0 : 500 * (k - 10));
+		run_stream(s2, r2, NULL, HN, &p, &r);
+		tap_eq(r.rule, RAPID_PC_RULE_NO_TREND,
+		       "hand M: a 500-ns step is not above the capped floor");
+		p.q_noise_ns = 0;
+		run_stream(s2, r2, NULL, HN, &p, &r);
+		tap_eq(r.open_start, 10, "hand M: ... but above no floor");
 	}
 }
 

@@ -967,6 +967,114 @@ static void test_ss_floor(void)
 	       "ss floor: clamped to max_rate");
 }
 
+/* ---- the median of the newest estimates (deviation 17) ---------------- */
+
+static void test_median(void)
+{
+	struct rapid_abest_hist h = { { 0 }, 0, 0 };
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	enum rapid_ev ev;
+	u32 id, i;
+	u64 m;
+
+	tap_eq(rapid_hist_push_median(&h, 500, 3), 500, "median: one estimate is its own median");
+	tap_eq(rapid_hist_push_median(&h, 100, 3), 500,
+	       "median: of two the upper one (one low estimate alone changes nothing)");
+	tap_eq(rapid_hist_push_median(&h, 300, 3), 300, "median: of 500, 100, 300 is 300");
+	tap_eq(rapid_hist_push_median(&h, 900, 3), 300, "median: the oldest leaves (100, 300, 900)");
+	tap_eq(rapid_hist_push_median(&h, 1000, 3), 900, "median: 300, 900, 1000");
+	tap_eq(rapid_hist_push_median(&h, 7, 1), 7, "median: window 1 is the estimate itself");
+	tap_eq(rapid_hist_push_median(&h, 0, 0), 0, "median: window 0 counts as 1");
+	rapid_hist_reset(&h);
+	for (i = 1; i <= 20; i++)
+		m = rapid_hist_push_median(&h, i, 100);
+	tap_eq(m, 17, "median: window clamped to RAPID_MEDIAN_MAX (14..20 -> 17), ring wraps");
+	h.next = 200;	/* corrupted state: reset, no out-of-bounds write */
+	tap_eq(rapid_hist_push_median(&h, 42, 3), 42, "median: a corrupt ring index resets the history");
+	tap_eq(h.count, 1, "median: ... to one entry");
+	rapid_hist_reset(&h);
+	rapid_hist_push_median(&h, RAPID_RATE_MAX, 3);
+	rapid_hist_push_median(&h, ~0ULL, 3);
+	tap_eq(rapid_hist_push_median(&h, 0, 3), RAPID_RATE_MAX, "median: extremes (0, max, ~0)");
+
+	/* the controller with a history: one outlier on either side ignored */
+	rapid_cfg_default(&cfg);
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, 10000000);
+	id = 1;
+	for (i = 0; i < 3; i++)
+		rapid_ctl_on_abest_hist(&ctl, &cfg, &h, id++, 10000000, P_FULL);
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, id++, 2000000, P_FULL);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 10000000,
+	       "median 3: one low estimate (x0.2) leaves r_avg alone");
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, id++, 6000000, P_FULL);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == 6000000,
+	       "median 3: a second low one is adopted at once (the higher of the two)");
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, id++, 60000000, P_FULL);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 6000000,
+	       "median 3: one high estimate (x10) moves nothing");
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, id++, 9000000, P_FULL);
+	tap_ok(ev == RAPID_EV_INCREASE && ctl.r_avg > 6000000 && ctl.r_avg < 9000000,
+	       "median 3: two high ones raise r_avg through the tau filter only");
+	cfg.median = 1;
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, id++, 1000000, P_FULL);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == 1000000,
+	       "median 1: the report's rule (every lower estimate at once)");
+	cfg.median = 3;
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, id - 3, 1, P_FULL);
+	tap_ok(ev == RAPID_EV_IGNORED && ctl.r_avg == 1000000 && h.count == 7,
+	       "median 3: a stale id is ignored before it enters the history");
+
+	/* slow-start exit seeds the history with the exit estimate */
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_hist_reset(&h);
+	h.count = 5;
+	rapid_ctl_stream_started(&ctl, 1);
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 1, 10000, P_FULL);
+	tap_ok(ev == RAPID_EV_SS_EXIT && h.count == 1 && ctl.r_avg == 10000,
+	       "median: the slow-start exit restarts the history with its estimate");
+
+	/* after the exit, higher estimates are adopted at once until one is not */
+	tap_eq(ctl.refine, RAPID_DEF_SS_REFINE, "refine: slow start's exit arms ss_refine");
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 2, 4000000, P_FULL);
+	tap_ok(ev == RAPID_EV_INCREASE && ctl.r_avg == 4000000,
+	       "refine: a higher estimate after the exit is adopted at once (x400)");
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 3, 8000000, P_FULL);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 4000000 &&
+	       ctl.refine == RAPID_DEF_SS_REFINE - 2,
+	       "refine: median(1e4, 4e6, 8e6) = r_avg: the ramp goes on, one stream behind");
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 4, 9000000, P_FULL);
+	tap_ok(ev == RAPID_EV_INCREASE && ctl.r_avg == 8000000,
+	       "refine: median(4e6, 8e6, 9e6) = 8e6 adopted at once");
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 5, 6000000, P_FULL);
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 6, 6000000, P_FULL);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == 6000000 && ctl.refine == 0,
+	       "refine: the first estimate below r_avg ends it (and decreases as usual)");
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 7, 9000000, P_FULL);
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 8, 9000000, P_FULL);
+	tap_ok(ev == RAPID_EV_INCREASE && ctl.r_avg > 6000000 && ctl.r_avg < 6600000,
+	       "refine: then the tau filter again");
+	cfg.ss_refine = 1;
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_stream_started(&ctl, 1);
+	rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 1, 10000, P_FULL);
+	rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 2, 4000000, P_FULL);
+	tap_ok(ctl.r_avg == 4000000 && ctl.refine == 0,
+	       "refine: at most ss_refine streams (1)");
+	cfg.ss_refine = 0;
+	cfg.tau_ns = 60ULL * RAPID_NSEC_PER_SEC;	/* l = 4.3 s < tau */
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_stream_started(&ctl, 1);
+	rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 1, 10000, P_FULL);
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 2, 4000000, P_FULL);
+	tap_ok(ev == RAPID_EV_INCREASE && ctl.r_avg > 10000 && ctl.r_avg < 4000000,
+	       "refine: ss_refine = 0 is the report's rule (tau filter)");
+	cfg.ss_refine = RAPID_DEF_SS_REFINE;
+	rapid_ctl_enter_steady(&ctl, &cfg, 10000);
+	tap_eq(ctl.refine, 0, "refine: entering steady state otherwise (recovery, undo) does not arm it");
+}
+
 int main(void)
 {
 	test_ss_floor();
@@ -984,6 +1092,7 @@ int main(void)
 	test_slow_start_rules();
 	test_tau_filter();
 	test_decrease();
+	test_median();
 	test_loss();
 	test_fixed();
 	test_cwnd();

@@ -34,7 +34,8 @@ kt_check_not "insmod tcp_rapid stats=1 is refused (read-only)" insmod "$LAB_TOP/
 kt_check "insmod tcp_rapid with valid parameters" insmod "$LAB_TOP/tcp_rapid.ko" n=30 m=1070
 for bad in n=129 m=1000 m=4001 ss_n_max=1 tau_ms=0 pacing_shift=11 loss_factor=99 \
 	fixed_rate_kbps=5 inject_abest_kbps=100000001 min_rate_kbps=200000000 \
-	mark_data=2 sender_estimate=2 ack_noise_us=1001 f_milli=999 f_milli=1000001; do
+	mark_data=2 sender_estimate=2 ack_noise_us=1001 f_milli=999 f_milli=1000001 \
+	median=0 median=8 ss_refine=256; do
 	kt_check_not "writing ${bad%%=*}=${bad#*=} is refused" \
 		bash -c "echo ${bad#*=} > $RAPID_P/${bad%%=*}"
 done

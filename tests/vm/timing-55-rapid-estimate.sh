@@ -5,8 +5,10 @@
 #
 # RAPID's estimators end to end (precise clock: one-way delays and ACK
 # timing must be on time).  One rapid flow through a 100 Mbit/s, 20 ms
-# bottleneck for 15 s; a second sender adds UDP cross traffic of 0, then 30,
-# then 60 Mbit/s (5 s each).  ABest per stream comes from the tracepoint
+# bottleneck for 15 s (exact serialisation: lab_dumbbell's default in
+# virtual time); a second sender adds evenly spaced UDP cross traffic of 0,
+# then 30, then 60 Mbit/s (5 s each; lab_udp, LAB_UDP_BURSTY=1 for
+# iperf3's 1-ms bursts).  ABest per stream comes from the tracepoint
 # tcp_rapid:rapid_abest (scripts/rapid_events.py), the true avail-bw from
 # the link rate minus the cross traffic measured at the receiver, both as
 # TCP payload rates (1436-byte segments in 1514-byte frames).
@@ -16,7 +18,9 @@
 #  (c) both: the rate RAPID adopts (median r_avg per phase) is within 20%
 #      of the avail-bw and follows the step down (0 -> 60 Mbit/s cross).
 # The per-stream ABest distribution (p10/median/p90) is printed against
-# the avail-bw for the accuracy table of docs/rapid.md.
+# the avail-bw for the accuracy table of docs/rapid.md; the median must be
+# within 25% (a regression guard: the targets are 10% with the helper, 20%
+# without, and the table in docs/rapid.md reports where it stands).
 . "$LAB_TOP/tests/vm/lib.sh"
 PY=$(bash "$LAB_TOP/scripts/lab-setup.sh" --print-env | sed -n 's/^LAB_VENV=//p')/bin/python
 [ -x "$PY" ] || PY=python3
@@ -57,8 +61,8 @@ run() {
 	for x in 30 60; do
 		lab_iperf_server "$LAB_RCV" $((port + x))
 		n0=$(udp_out "$xs")
-		ip netns exec "$xs" iperf3 -c "$LAB_RCV4" -p $((port + x)) -u -b ${x}M -l 1400 \
-			-t "$PHASE" -J >"$KT_TMP/$tag.udp$x.json" 2>"$KT_TMP/$tag.udp$x.err" &
+		lab_udp "$xs" "$LAB_RCV4" $((port + x)) ${x}M "$PHASE" "$KT_TMP/$tag.udp$x.json" \
+			-l 1400 2>"$KT_TMP/$tag.udp$x.err" &
 		upid=$!
 		for i in $(seq 1 200); do
 			[ "$(udp_out "$xs")" -gt $((n0 + 20)) ] && break
@@ -104,10 +108,10 @@ field() {
 # relerr A B: |A - B| / B
 relerr() { awk -v m="$1" -v a="$2" 'BEGIN { d = m - a; if (d < 0) d = -d; printf "%.3f\n", (a > 0 ? d / a : 9) }'; }
 
-# check TAG SRC WHAT: per phase, the estimates come from SRC and the rate
-# RAPID adopts (median r_avg) is within 20% of the avail-bw.  The median
-# ABest per stream and its p10/p90 are printed against the avail-bw (the
-# accuracy table of docs/rapid.md): a quality number, not a check.
+# check TAG SRC WHAT: per phase, the estimates come from SRC, the rate
+# RAPID adopts (median r_avg) is within 20% of the avail-bw and the median
+# ABest per stream within 25%.  The median and its p10/p90 are printed
+# against the avail-bw (the accuracy table of docs/rapid.md).
 check() {
 	local tag=$1 src=$2 what=$3 x a med r r0 r60
 	# 1.5 s to converge, the last 0.5 s of a phase left out
@@ -122,6 +126,14 @@ check() {
 			"$( [ -n "$med" ] && [ -n "$a" ] && relerr "$med" "$a" )); r_avg median ${r:-?}"
 		kt_cmp "$what, cross $x Mbit/s: stream estimates in the phase" \
 			"$(field "$tag" x$x estimates)" ">" 20
+		# the per-stream estimate is unbiased, not only the rate adopted
+		# (at F = 1.5 its median ran 30-84% high with cross traffic)
+		if [ -n "$med" ] && [ -n "$a" ]; then
+			kt_cmp "$what, cross $x Mbit/s: median ABest $med Mbit/s within 25% of the avail-bw $a (relative error)" \
+				"$(relerr "$med" "$a")" "<=" 0.25
+		else
+			kt_fail "$what, cross $x Mbit/s: median ABest '$med' vs avail-bw '$a'"
+		fi
 		if [ -n "$r" ] && [ -n "$a" ]; then
 			kt_cmp "$what, cross $x Mbit/s: median r_avg $r Mbit/s within 20% of the avail-bw $a (relative error)" \
 				"$(relerr "$r" "$a")" "<=" 0.20
