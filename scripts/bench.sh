@@ -61,8 +61,8 @@ log() { printf 'bench: %s\n' "$*" >&2; }
 unset MAKEFLAGS MAKEOVERRIDES MFLAGS CC
 if [ $build = 1 ]; then
 	log "set-up (scripts/lab-setup.sh)"
+	mkdir -p "$top/build"	# a fresh clone has none yet
 	bash "$here/lab-setup.sh" >"$top/build/bench-setup.log" 2>&1 || {
-		mkdir -p "$top/build"
 		tail -n 20 "$top/build/bench-setup.log" >&2
 		log "set-up failed (log: build/bench-setup.log)"
 		exit 1
