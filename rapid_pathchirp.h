@@ -27,7 +27,8 @@
  *  1. an excursion starts at the first i with q_i < q_{i+1} (by more than
  *     a noise floor: 0 for ns clocks, see rapid_pc_noise());
  *  2. walking j = i+1, ..., with maxq = max over (i, j] of (q_k - q_i), it
- *     ends at the first j with q_j - q_i < maxq / F (F = 1.5);
+ *     ends at the first j with q_j - q_i < maxq / F (PathChirp's F = 1.5;
+ *     RAPID_PC_F_DEFAULT is 6: docs/rapid.md, deviation 19);
  *  3. a valid excursion (j - i >= L, L = 5) marks E_k = R_k at every gap k in
  *     [i, j-1] with q_k < q_{k+1} (same test as 1.); the search goes on
  *     from j;

@@ -12,12 +12,15 @@
 # One rapid flow (tcp_rapid_rx on the receiver) through 100 Mbit/s, 20 ms
 # RTT, for BIAS_SECS (default 6) s per case, beside UDP cross traffic of
 # the same average rate sent two ways:
-#   udpX  iperf3 -b X: the way timing-55 sends it, a burst every 1 ms
-#         (iperf3's pacing timer)
+#   udpX  iperf3 -b X: a burst every 1 ms (iperf3's pacing timer; what
+#         lab_udp sends with LAB_UDP_BURSTY=1)
 #   cbrX  iperf3 -b X --fq-rate X: the same datagrams spaced evenly by the
-#         sender's fq (a constant-rate source, as in the fluid model)
+#         sender's fq (a constant-rate source, as in the fluid model; what
+#         lab_udp sends by default, timing-55's cross traffic)
 # and none.  BIAS_CBURST=BYTES sets the bottleneck's htb burst and cburst
-# (lab_dumbbell: burst 15k cburst 1600, i.e. a 1600-byte token bucket).
+# (lab_dumbbell's default in the precise clock: 1 byte, exact
+# serialisation; BIAS_CBURST=1600 gives the 1600-byte token bucket the lab
+# used before).
 # The receiver's capture (headers, ns stamps) of each case goes
 # to $LAB_OUTDIR/CASE.pcap, the cross sender's report to CASE.udp.json;
 # the analysis runs on the host (rapid_bias_report.py: converter, then
