@@ -48,10 +48,10 @@ for c in $CASES; do
 	lab_iperf_server "$LAB_RCV" "$port"
 	if [ "$c" != none ]; then
 		lab_iperf_server "$LAB_RCV" $((port + 1))
-		fq=()
-		[ "${c#cbr}" != "$c" ] && fq=(--fq-rate "${x}M")
-		ip netns exec "$xs" iperf3 -c "$LAB_RCV4" -p $((port + 1)) -u -b "${x}M" \
-			-l 1400 -t $((SECS + 2)) "${fq[@]}" -J >"$OUT/$c.udp.json" 2>&1 &
+		bursty=1
+		[ "${c#cbr}" != "$c" ] && bursty=
+		LAB_UDP_BURSTY=$bursty lab_udp "$xs" "$LAB_RCV4" $((port + 1)) "${x}M" \
+			$((SECS + 2)) "$OUT/$c.udp.json" -l 1400 &
 		sleep 1
 	fi
 	rapid_cap_start "$LAB_RCV" "$OUT/$c.pcap" "tcp port $port" || exit 1

@@ -23,11 +23,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CLI = os.path.join(HERE, "..", "build", "rapid-trace")
 CONV = os.path.join(HERE, "rapid_pcap2trace.py")
 PAYLOAD, FRAME, UDP_WIRE = 1436, 1514, 1400 + 42
-VARIANTS = [("default (-F 1.5 -L 5 -g 1000)", []),
+# tcp_rapid_rx's defaults, spelled out (build/rapid-trace's own -n is 0);
+# each variant overrides some of them (the CLI takes the last value).
+HELPER = ["-F", "6", "-L", "5", "-g", "1000", "-n", "10000"]
+VARIANTS = [("helper's defaults (-F 6 -L 5 -g 1000 -n 10000)", []),
+            ("-F 1.5 (PathChirp)", ["-F", "1.5"]),
+            ("-F 3", ["-F", "3"]),
             ("-g 20000 (20 us coalescing)", ["-g", "20000"]),
             ("-g 100000", ["-g", "100000"]),
-            ("-F 3", ["-F", "3"]),
             ("-L 10", ["-L", "10"]),
+            ("-n 0 (no noise floor)", ["-n", "0"]),
             ("-n 20000 (20 us noise floor)", ["-n", "20000"])]
 
 
@@ -49,7 +54,7 @@ def stream_starts(trace):
 
 def analyse(trace, extra):
     """[(abest, rule, fb_abest or None)] per stream, in order."""
-    out = subprocess.run([CLI] + extra + [trace], capture_output=True, text=True,
+    out = subprocess.run([CLI] + HELPER + extra + [trace], capture_output=True, text=True,
                          check=True).stdout
     rows = []
     for line in out.splitlines():
