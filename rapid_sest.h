@@ -74,10 +74,13 @@ struct rapid_sest {
 	u64 fp;			/* 1/256 B/s: rate of the gap after pkt */
 	u64 pend_snd_ns;	/* send offset of the pending boundary (ns) */
 	u64 pend_rcv_ns;	/* arrival time of its ACK (ns) */
+	u64 first_snd_ns;	/* send offset of the first boundary (ns) */
+	u64 first_rcv_ns;	/* arrival time of its ACK (ns) */
 	u32 id;			/* stream id; 0 = none */
 	u32 mss;		/* payload of its full-sized packets (bytes) */
 	u16 pkt;		/* packet whose offset snd_ns is */
 	u16 pend_pkt;		/* last packet the pending boundary acks */
+	u16 first_pkt;		/* last packet the first boundary acks */
 	u8 vn;			/* virtual packets in obs */
 	u8 pending;		/* pend_* hold a boundary not yet in obs */
 };
@@ -109,6 +112,9 @@ static inline void rapid_sest_begin(struct rapid_sest *e, u32 id,
 	e->mss = mss;
 	e->pkt = 0;
 	e->pend_pkt = 0;
+	e->first_snd_ns = 0;
+	e->first_rcv_ns = 0;
+	e->first_pkt = 0;
 	e->vn = 0;
 	e->pending = 0;
 	if (!mss || mss > RAPID_PC_BYTES_MAX || !s->r_avg)
@@ -166,12 +172,43 @@ static inline int rapid_sest_ack(struct rapid_sest *e, u32 acked, u64 now_ns)
 			e->vn++;
 		else
 			return ret;
+	} else {
+		e->first_pkt = (u16)p;
+		e->first_snd_ns = off;
+		e->first_rcv_ns = now_ns;
 	}
 	e->pend_pkt = (u16)p;
 	e->pend_snd_ns = off;
 	e->pend_rcv_ns = now_ns;
 	e->pending = 1;
 	return ret;
+}
+
+/*
+ * The rate (B/s) at which the path delivered the stream so far: the
+ * packets acknowledged between the first and the last boundary over the
+ * longer of the time their ACKs took and the time the schedule took to
+ * send them (ACK compression cannot raise it above the sending rate).
+ * Slow start's streams are sent far above the bottleneck at their end, so
+ * this is what the path can carry, where TCP's delivery-rate samples see
+ * one stream per round trip.  0 with fewer than two boundaries.
+ */
+static inline u64 rapid_sest_delivery_rate(const struct rapid_sest *e)
+{
+	u64 rcv_span, snd_span, span;
+
+	if (!e->pending || e->pend_pkt <= e->first_pkt ||
+	    e->pend_rcv_ns < e->first_rcv_ns ||
+	    e->pend_snd_ns < e->first_snd_ns)
+		return 0;
+	rcv_span = e->pend_rcv_ns - e->first_rcv_ns;
+	snd_span = e->pend_snd_ns - e->first_snd_ns;
+	span = rcv_span > snd_span ? rcv_span : snd_span;
+	if (!span)
+		return 0;
+	/* < 2^8 packets of < 2^16 bytes, times 2^30: no overflow */
+	return div64_u64((u64)(e->pend_pkt - e->first_pkt) * e->mss *
+			 RAPID_NSEC_PER_SEC, span);
 }
 
 /*
@@ -229,6 +266,7 @@ static inline u64 rapid_sest_abest(const struct rapid_pc_result *res, u64 top)
 #define RAPID_EB_RETRANS	0x08	/* a packet of it was retransmitted */
 #define RAPID_EB_RECORDED	0x10	/* the sender has the stream's record */
 #define RAPID_EB_RANDOM		0x20	/* its loss came without a standing queue */
+#define RAPID_EB_LATE		0x40	/* it left later than its schedule */
 
 /* An ABest above the stream's top rate by more than this is cut to it. */
 #define RAPID_EB_SLACK_MILLI	100	/* 1/1000 */
@@ -250,6 +288,13 @@ static inline u64 rapid_sest_abest(const struct rapid_pc_result *res, u64 top)
  *    N = 2 with delayed ACKs) count as "no trend" in slow start when
  *    loss-free: they show no congestion, and slow start must not wedge;
  *  - otherwise no estimate leaves the rate alone;
+ *  - in steady state, a stream that left later than its schedule
+ *    (RAPID_EB_LATE: held back by cwnd, the receive window or TSQ, then
+ *    released in a burst) gives nothing, as the sender-side estimate
+ *    already drops it: its "no trend" never probed the top rate, and its
+ *    excursions are those of a burst (measured after slow start, the
+ *    receive window still growing, 50 Mbit/s path: feedback of 112 and 72
+ *    Mbit/s, and r_avg at 1.2 to 1.4 times the link for a moment);
  *  - random loss (RAPID_EB_RANDOM: no standing queue came with it, a lossy
  *    link): a "no trend" prefix is a lower bound, which in steady state
  *    may raise r_avg but not lower it and in slow start says nothing (slow
@@ -272,7 +317,7 @@ static inline u64 rapid_estimate_bound(u32 rule, u64 abest, u64 top, u32 eb,
 	bool grow_ok = ss && !(eb & (RAPID_EB_LOSSY | RAPID_EB_RETRANS));
 	u64 cap, floor;
 
-	if (!top)
+	if (!top || ((eb & RAPID_EB_LATE) && !ss))
 		return 0;
 	if (eb & RAPID_EB_UNPACED) {
 		if (!grow_ok)

@@ -153,6 +153,31 @@ def load_run(rdir):
     return meta, qd, socks
 
 
+def measured_cbrs(rdir, run, t0):
+    """run["cbr"] with start_s / stop_s where the sampler saw each stream
+    really start and stop (cbr.csv; a CBR's iperf3 client takes its own
+    round trips to set up, more so in the precise clock), and the start
+    lag of each against the plan (None where not measured)."""
+    import bench_metrics as bm
+    by = {}
+    for r in _read_csv(os.path.join(rdir, "cbr.csv")):
+        by.setdefault(int(r["cbr"]), []).append((float(r["t"]) - t0, float(r["bytes"])))
+    out, lags = [], []
+    for c in run["cbr"]:
+        rows = by.get(c["id"])
+        oo = None
+        if rows:
+            rate = c["rate_mbit"] * 1e6 / 8 * bs.UDP_FRAME / bs.UDP_PAYLOAD
+            oo = bm.cbr_on_off([x for x, _ in rows], [b for _, b in rows], rate)
+        if oo is None:
+            out.append(c)
+            lags.append(None)
+        else:
+            out.append(dict(c, start_s=oo[0], stop_s=oo[1]))
+            lags.append(_r(oo[0] - float(c["start_s"]), 3))
+    return out, lags
+
+
 def build_flow(flow, socks, grid, t0):
     import numpy as np
     n = len(grid)
@@ -232,9 +257,12 @@ def analyze_run(plan, run, rdir):
              for e in run["schedule"] if "rate_kbit" in e]
     rate_pts = bm.avail_timeline(dur, rate0, sched, ())
     payload = bs.MSS_BYTES / bs.FRAME_BYTES
-    avail_pts = bm.avail_timeline(dur, rate0, sched, run["cbr"], payload,
+    cbrs, cbr_lags = measured_cbrs(rdir, run, float(meta.get("t0", 0)))
+    avail_pts = bm.avail_timeline(dur, rate0, sched, cbrs, payload,
                                   bs.UDP_FRAME / bs.UDP_PAYLOAD)
     m = {"id": run["id"], "cc": run["cc"], "variant": run["variant"]}
+    if cbrs:
+        m["cbr_start_lag_s"] = cbr_lags
     series = {"grid": grid, "queue_pkts": qd["qlen"], "avail": avail_pts,
               "rate_pts": rate_pts, "flows": []}
     if meta.get("error") or os.path.exists(os.path.join(rdir, "error")):

@@ -17,7 +17,7 @@
 # changes (lab_set_data_netem).  Then wait for the flows, stop the sampler,
 # tear the topology down.
 #
-# Files of a run: tcp.csv qdisc.csv (sampler), flow<i>.json cbr<j>.json
+# Files of a run: tcp.csv qdisc.csv cbr.csv (sampler), flow<i>.json cbr<j>.json
 # (iperf3 -J), short<k>.csv (response times), events.csv (what ran when),
 # run.json (t0, namespaces, errors), topology.log, tc.txt.
 # Exit status: 0 when every run completed, 1 otherwise.
@@ -133,6 +133,10 @@ run_one() {
 		case "$seen" in *" ${FLOW_SND[$i]} "*) continue ;; esac
 		seen="$seen${FLOW_SND[$i]} "
 		sargs+=(--sender "${FLOW_SND[$i]}:${LAB_SND[${FLOW_SND[$i]}]}")
+	done
+	# ... and every CBR sender's egress: when its stream really ran.
+	for i in "${!CBR_SND[@]}"; do
+		sargs+=(--cbr "$i:${LAB_SND[${CBR_SND[$i]}]}:eth0")
 	done
 	rm -f "$W/.ready"
 	lab_bg "$PY" "$top/scripts/bench_sampler.py" --out "$W" \

@@ -15,6 +15,8 @@ reached.
                                        from when on rate stays >= frac * target
   avail_timeline(duration, rate, schedule, cbrs, payload_frac)
                                        piecewise-constant avail-bw (goodput)
+  cbr_on_off(t, cum_bytes, rate_Bps)   when a CBR stream really ran, from its
+                                       sender's byte counter
   detect_steps(points, min_rel)        changes of a piecewise-constant series
   reacquire_times(t, rate, points, steps, frac)
                                        per up-step: time to frac * new level
@@ -121,6 +123,38 @@ def avail_timeline(duration, rate_mbit, schedule=(), cbrs=(), payload_frac=1.0,
         if not out or abs(out[-1][1] - v) > 1e-9:
             out.append((tp, v))
     return out
+
+
+def cbr_on_off(t, cum, rate_bps, high=0.5):
+    """(t_on, t_off) of a constant-bit-rate stream from samples of its
+    sender's cumulative byte counter, or None when it never ran.
+
+    The stream ran in the intervals whose byte rate reached `high` times its
+    rate (rate_bps, bytes per second as counted); the start is placed where
+    the bytes of the first such interval and the one before it, sent at
+    that rate, would have begun, the stop where those of the last one and
+    the one after it would have ended (each within those two intervals), so
+    the times are finer than the sampling and a few control-connection
+    bytes do not count as the stream."""
+    t = np.asarray(t, dtype=float)
+    cum = np.asarray(cum, dtype=float)
+    if len(t) < 2 or rate_bps <= 0:
+        return None
+    dt = np.diff(t)
+    db = np.maximum(np.diff(cum), 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(dt > 0, db / dt, 0.0)
+    on = np.flatnonzero(r >= high * rate_bps)
+    if not len(on):
+        return None
+    k1, k2 = int(on[0]), int(on[-1])	# interval k spans (t[k], t[k+1]]
+    b = db[k1] + (db[k1 - 1] if k1 > 0 else 0.0)
+    lo = t[k1 - 1] if k1 > 0 else t[0]
+    t_on = max(lo, t[k1 + 1] - b / rate_bps)
+    b = db[k2] + (db[k2 + 1] if k2 + 1 < len(db) else 0.0)
+    hi = t[k2 + 2] if k2 + 2 < len(t) else t[-1]
+    t_off = min(hi, t[k2] + b / rate_bps)
+    return float(t_on), float(t_off)
 
 
 def level_at(points, t):

@@ -21,13 +21,16 @@ the same clock as the driver's $EPOCHREALTIME):
              bytes_acked,bytes_sent,bytes_retrans,data_segs_out,
              total_retrans,lost,unacked,app_limited,delivered
   qdisc.csv  t,handle,kind,bytes,packets,drops,overlimits,qlen,backlog_bytes
+  cbr.csv    t,cbr,bytes,packets   (with --cbr: the root qdisc of each
+             constant-bit-rate sender, so the analysis knows when its
+             stream really started and stopped)
 
 Runs until SIGTERM/SIGINT (or --duration) and flushes.  Python standard
 library only: it runs inside the lab guest with whatever python3 is there.
 
   bench_sampler.py --out DIR --interval-ms 100 --ports 5201,5202 \
       --sender 0:lab-snd1-xxxx --sender 1:lab-snd2-yyyy \
-      --router lab-rtr-zzzz --dev bn0
+      --router lab-rtr-zzzz --dev bn0 --cbr 0:lab-snd3-wwww:eth0
 """
 import argparse
 import ctypes
@@ -212,6 +215,8 @@ def main():
                     help="INDEX:NETNS of a sender namespace (repeat)")
     ap.add_argument("--router", help="netns of the bottleneck router")
     ap.add_argument("--dev", default="bn0", help="bottleneck device in --router")
+    ap.add_argument("--cbr", action="append", default=[],
+                    help="INDEX:NETNS:DEV of a CBR sender's egress (repeat)")
     ap.add_argument("--duration", type=float, default=0,
                     help="stop after this many seconds (0: until SIGTERM)")
     ap.add_argument("--ready", help="touch this file once sampling runs")
@@ -230,10 +235,20 @@ def main():
         q_sock = nl_socket(NETLINK_ROUTE)
         ifindex = socket.if_nametoindex(a.dev)
 
+    cbr_socks = []
+    for spec in a.cbr:
+        idx, ns, dev = spec.split(":", 2)
+        enter_netns(ns)
+        cbr_socks.append((int(idx), nl_socket(NETLINK_ROUTE), socket.if_nametoindex(dev)))
+
     tcp_f = open(os.path.join(a.out, "tcp.csv"), "w", buffering=1 << 16)
     q_f = open(os.path.join(a.out, "qdisc.csv"), "w", buffering=1 << 16)
     tcp_f.write(TCP_HEADER + "\n")
     q_f.write(QDISC_HEADER + "\n")
+    c_f = None
+    if cbr_socks:
+        c_f = open(os.path.join(a.out, "cbr.csv"), "w", buffering=1 << 16)
+        c_f.write("t,cbr,bytes,packets\n")
 
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
@@ -259,6 +274,12 @@ def main():
                 seq += 1
                 for r in sample_qdisc(q_sock, seq, ifindex):
                     q_f.write(f"{now:.6f}," + ",".join(map(str, r)) + "\n")
+            for idx, s, ifi in cbr_socks:
+                seq += 1
+                rows = sample_qdisc(s, seq, ifi)
+                if rows:	# the root counts everything the device sent
+                    top = max(rows, key=lambda r: r[2])
+                    c_f.write(f"{now:.6f},{idx},{top[2]},{top[3]}\n")
         except OSError as e:
             errors += 1
             if errors <= 5:
@@ -273,6 +294,8 @@ def main():
             time.sleep(max(0.0, nxt - now))
     tcp_f.close()
     q_f.close()
+    if c_f:
+        c_f.close()
     return 0
 
 

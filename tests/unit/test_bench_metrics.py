@@ -119,6 +119,22 @@ miss = [x for x in rq2 if x[0] == 40][0]
 T.check("reacquire_times: not re-acquired before the next change gives None and the segment",
       miss[1] is None and near(miss[2], 6.0), f"got {miss}")
 
+# --- when a CBR stream really ran ---------------------------------------------------
+# 1.25 MB/s (10 Mbit/s) from 2.37 s to 5.83 s, sampled every 100 ms, plus
+# 300 bytes of control connection at 1.0 s.
+t = np.round(np.arange(0, 8.001, 0.1), 6)
+run_s = np.clip(t, 2.37, 5.83) - 2.37
+cum = 1.25e6 * run_s + np.where(t >= 1.0, 300.0, 0.0)
+oo = bm.cbr_on_off(t, cum, 1.25e6)
+T.check("cbr_on_off: start and stop found between the samples (2.37, 5.83 s)",
+      oo is not None and near(oo[0], 2.37, 2e-3) and near(oo[1], 5.83, 2e-3), f"got {oo}")
+T.check("cbr_on_off: a counter that never moves at the rate gives None",
+      bm.cbr_on_off(t, np.where(t >= 1.0, 300.0, 0.0), 1.25e6) is None)
+cum3 = 1.25e6 * np.clip(t, 0, 0.25)		# running before the first sample
+oo3 = bm.cbr_on_off(t, cum3, 1.25e6)
+T.check("cbr_on_off: a stream already on at the first samples starts at t[0] at the earliest",
+      oo3 is not None and oo3[0] >= 0 and near(oo3[1], 0.25, 2e-3), f"got {oo3}")
+
 # --- percentiles, deltas, utilisation ---------------------------------------------
 v = np.arange(1, 101, dtype=float)
 T.check("percentile: p50 of 1..100 is 50.5 (linear)", near(bm.percentile(v, 50), 50.5))

@@ -271,6 +271,14 @@ static void test_bound(void)
 	       "bound: no trend of a complete stream is the exact top");
 	tap_eq(bound4(RAPID_PC_RULE_NO_TREND, 100, top, RAPID_EB_LOSSY), 100,
 	       "bound: no trend of a lossy prefix keeps its (lower) value");
+	tap_eq(bound4(RAPID_PC_RULE_NO_TREND, 100, top, RAPID_EB_LATE), 0,
+	       "bound: no trend of a stream that left late gives nothing");
+	tap_eq(bound4(RAPID_PC_RULE_NO_TREND, 100, top, RAPID_EB_LATE | RAPID_EB_SS), top,
+	       "bound: ... except in slow start (which must not wedge)");
+	tap_eq(bound4(RAPID_PC_RULE_EXCURSION, 3000000, top, RAPID_EB_LATE), 0,
+	       "bound: ... nor does its excursion (a burst's)");
+	tap_eq(bound4(RAPID_PC_RULE_EXCURSION, 3000000, top, RAPID_EB_LATE | RAPID_EB_SS),
+	       3000000, "bound: a late stream's excursion in slow start passes");
 	tap_eq(bound4(RAPID_PC_RULE_EARLY_TREND, 1000, top, 0), 1000,
 	       "bound: early trend passes");
 	tap_eq(bound4(7, 1000, top, RAPID_EB_SS | RAPID_EB_RECORDED), 0,
@@ -359,6 +367,74 @@ static void test_disagree(void)
 	tap_ok(!rapid_fb_disagrees(6, 2), "disagree: small values, exactly 3x");
 }
 
+/* Delivery rate of the ACKs so far (rapid_sest_delivery_rate()). */
+static u64 sim_delivery_rate(struct sim *s, const struct rapid_schedule *sch,
+			     int every, int compress)
+{
+	struct rapid_sest e;
+	int i;
+
+	rapid_sest_begin(&e, 9, sch, MSS);
+	for (i = 0; i < s->k; i++)
+		if ((i + 1) % every == 0 || i == s->k - 1)
+			rapid_sest_ack(&e, i + 1, 1000000000ULL + REV_DELAY_NS +
+				       (compress ? 0 : (u64)llround(s->rcv[i])));
+	return rapid_sest_delivery_rate(&e);
+}
+
+static void test_delivery_rate(void)
+{
+	struct rapid_schedule sch;
+	struct rapid_pc_result res;
+	struct rapid_pc_params p;
+	struct rapid_sest e;
+	struct sim s;
+	double c = 50e6 / 8, r, send;
+	int every;
+
+	/* slow start's N = 16, m = 2 from r_1 ~ 15 Mbit/s: its end far above C */
+	rapid_schedule_init(&sch, 6000000, 16, 2000);
+	sim_send(&s, &sch, 16);
+	sim_bottleneck(&s, c);
+	for (every = 1; every <= 2; every++) {
+		r = (double)sim_delivery_rate(&s, &sch, every, 0);
+		tap_ok(r <= c * 1.001 && r >= 0.5 * c,
+		       "sest: slow-start stream through 50 Mbit/s, ACK every %d: delivered at %.1f Mbit/s (C / 2 .. C: its slow first gap counts)",
+		       every, r * 8 / 1e6);
+	}
+	/* a steady-state stream below the bottleneck: its own sending rate */
+	rapid_schedule_init(&sch, 2500000, 30, 1070);
+	sim_send(&s, &sch, 30);
+	sim_bottleneck(&s, 100e6 / 8);
+	send = 29.0 * MSS * 1e9 / s.snd[29];
+	r = (double)sim_delivery_rate(&s, &sch, 1, 0);
+	tap_near(r / send, 1.0, 0.02,
+		 "sest: stream below the bottleneck: delivered at its sending rate (%.2f Mbit/s)",
+		 r * 8 / 1e6);
+	/* every ACK at once (compression): no more than the sending rate */
+	r = (double)sim_delivery_rate(&s, &sch, 1, 1);
+	tap_near(r / send, 1.0, 0.02,
+		 "sest: compressed ACKs: bounded by the sending rate (%.2f Mbit/s)",
+		 r * 8 / 1e6);
+	/* one boundary, none, a clock going back, after finish: no rate */
+	rapid_sest_begin(&e, 3, &sch, MSS);
+	tap_eq(rapid_sest_delivery_rate(&e), 0, "sest: no ACK: no delivery rate");
+	rapid_sest_ack(&e, 30, 5000000);
+	tap_eq(rapid_sest_delivery_rate(&e), 0, "sest: one stretch ACK: no delivery rate");
+	rapid_sest_begin(&e, 4, &sch, MSS);
+	rapid_sest_ack(&e, 2, 5000000);
+	rapid_sest_ack(&e, 4, 4000000);
+	tap_eq(rapid_sest_delivery_rate(&e), 0,
+	       "sest: an ACK clock going backwards: no delivery rate");
+	rapid_sest_begin(&e, 5, &sch, MSS);
+	rapid_sest_ack(&e, 2, 5000000);
+	rapid_sest_ack(&e, 4, 6000000);
+	tap_ok(rapid_sest_delivery_rate(&e) > 0, "sest: two boundaries: a delivery rate");
+	rapid_sest_params(&p, 0);
+	rapid_sest_finish(&e, &p, &res);
+	tap_eq(rapid_sest_delivery_rate(&e), 0, "sest: after finish: none (read it before)");
+}
+
 int main(void)
 {
 	test_bound();
@@ -367,5 +443,6 @@ int main(void)
 	test_accuracy();
 	test_rules();
 	test_edges();
+	test_delivery_rate();
 	return tap_done();
 }
