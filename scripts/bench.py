@@ -178,6 +178,10 @@ def measured_cbrs(rdir, run, t0):
     return out, lags
 
 
+# Bytes an iperf3 data connection sends before its test data (the cookie).
+IPERF_COOKIE_MAX = 100
+
+
 def build_flow(flow, socks, grid, t0):
     import numpy as np
     n = len(grid)
@@ -216,6 +220,13 @@ def build_flow(flow, socks, grid, t0):
         res[key] = cum
     res["first"] = float(grid[first_i])
     res["last"] = float(grid[last_i])
+    # The first payload beyond iperf3's 37-byte cookie left after the last
+    # sample that had not seen it: the data connection waits for iperf3's
+    # control exchange (several round trips) before it sends anything.
+    sent = np.array([float(r["bytes_sent"]) for r in rows])
+    k = np.flatnonzero(sent > IPERF_COOKIE_MAX)
+    if len(k):
+        res["data_start"] = float(ts[k[0] - 1]) if k[0] > 0 else float(ts[0])
     res["retrans"] = int(rows[-1]["total_retrans"])
     res["segs"] = int(rows[-1]["data_segs_out"])
     mins = [int(r["min_rtt_us"]) for r in rows if int(r["min_rtt_us"]) > 0]
@@ -330,7 +341,8 @@ def analyze_run(plan, run, rdir):
             w = max(run["sample_ms"] / 1000, rtt_s)
             sm = bm.trailing_mean(grid, agg, w)
             series["agg_smooth"] = sm
-            firsts = [s["first"] for _, s in tested if s["first"] is not None]
+            firsts = [s.get("data_start", s["first"]) for _, s in tested
+                      if s["first"] is not None]
             frac = float(an.get("t90_frac", 0.9))
             if firsts:
                 t_first = min(firsts)

@@ -55,9 +55,13 @@ fi
 } >"$out/guest.json"
 
 # Bigger socket buffers than the defaults (6 MB receive window at most)
-# so that a 100 Mbit/s x 200 ms path is not receive-window limited.
+# so that a 100 Mbit/s x 200 ms path is not receive-window limited.  The
+# initial receive buffer stays what the topology set (lab_dumbbell
+# --rcv-rmem, the scenario's receiver.rmem_kb; else the kernel's 131072).
 bench_tune_ns() {
-	lab_ns "$1" sysctl -qw net.ipv4.tcp_rmem="4096 131072 33554432" \
+	local mid
+	mid=$(lab_ns "$1" sysctl -n net.ipv4.tcp_rmem | awk '{ print $2 }')
+	lab_ns "$1" sysctl -qw net.ipv4.tcp_rmem="4096 ${mid:-131072} 33554432" \
 		net.ipv4.tcp_wmem="4096 16384 33554432"
 }
 

@@ -42,6 +42,7 @@ DEFAULTS = {
     "seed": 1,
     "bottleneck": {"rate_mbit": 50, "buffer": "1bdp", "aqm": "pfifo",
                    "loss_pct": 0, "jitter_ms": 0, "netem": ""},
+    "receiver": {"rmem_kb": 0},
     "flows": [{"cc": "@cc", "rtt_ms": 40}],
     "cross": [],
     "schedule": [],
@@ -255,6 +256,9 @@ def validate(sc):
         raise ScenarioError(f"bottleneck.aqm: one of {', '.join(AQMS)}")
     if not 0.1 <= float(b["rate_mbit"]) <= 1000:
         raise ScenarioError("bottleneck.rate_mbit: 0.1..1000")
+    rk = (sc.get("receiver") or {}).get("rmem_kb") or 0
+    if not (rk == 0 or 64 <= float(rk) <= 262144):
+        raise ScenarioError("receiver.rmem_kb: 0 (the kernel's) or 64..262144")
     if not 1 <= float(sc["duration_s"]) <= 3600:
         raise ScenarioError("duration_s: 1..3600")
     if not 10 <= float(sc["sample_ms"]) <= 1000:
@@ -349,6 +353,7 @@ def resolve_run(sc, cc, variant, outdir_rel):
                        "buffer_rtt_ms": round(buf_rtt, 1), "aqm": b["aqm"],
                        "loss_pct": b.get("loss_pct") or 0,
                        "jitter_ms": b.get("jitter_ms") or 0, "netem": b.get("netem") or ""},
+        "receiver": {"rmem_kb": int((sc.get("receiver") or {}).get("rmem_kb") or 0)},
         "senders": senders, "flows": flows, "cbr": cbrs, "shorts": shorts,
         "schedule": sched, "analysis": an,
     }
@@ -404,6 +409,9 @@ def shell_run(plan, index, outdir):
         topo += ["--jitter", str(b["jitter_ms"])]
     if b["netem"]:
         topo += ["--netem", b["netem"]]
+    rk = (r.get("receiver") or {}).get("rmem_kb") or 0
+    if rk:
+        topo += ["--rcv-rmem", str(rk * 1024)]
     lines.append("RUN_TOPO=(" + " ".join(q(x) for x in topo) + ")")
 
     def arr(name, vals):

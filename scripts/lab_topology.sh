@@ -125,9 +125,15 @@ lab_bdp_pkts() {
 #                        chirp sees as a queue that starts 5-6 packets
 #                        late: docs/rapid.md, "Where the bias comes
 #                        from").
+#   --rcv-rmem BYTES     the receiver's initial receive buffer (tcp_rmem's
+#                        middle value; default: the kernel's 131072, a
+#                        64 KB first window that autotuning about doubles
+#                        per round trip, which bounds how fast any sender
+#                        can start on a large-BDP path)
 lab_dumbbell() {
 	local senders=1 rate=100mbit buffer="" aqm=pfifo rtts=20 loss="" jitter=""
 	local netem_extra="" sqdisc=fq cc="" mtu=1500 burst="15k" cburst=1600
+	local rcv_rmem=""
 	[ "${LAB_CLOCK:-}" = precise ] && burst=1 cburst=1
 	while [ $# -gt 0 ]; do
 		case "$1" in
@@ -143,6 +149,7 @@ lab_dumbbell() {
 		--cc) cc=$2; shift ;;
 		--mtu) mtu=$2; shift ;;
 		--burst) burst=$2 cburst=$2; shift ;;
+		--rcv-rmem) rcv_rmem=$2; shift ;;
 		*) lab_log "lab_dumbbell: unknown option $1"; return 2 ;;
 		esac
 		shift
@@ -191,6 +198,10 @@ lab_dumbbell() {
 	ip -n "$LAB_RTR" -6 route add 2001:db8:3::/64 via 2001:db8:2::2
 	LAB_RCV4=203.0.113.6
 	LAB_RCV6=2001:db8:3::2
+	if [ -n "$rcv_rmem" ]; then
+		local rmax=$((rcv_rmem > 6291456 ? rcv_rmem : 6291456))
+		lab_ns "$LAB_RCV" sysctl -qw net.ipv4.tcp_rmem="4096 $rcv_rmem $rmax" || return 1
+	fi
 
 	# Senders.
 	local i rtt extra
@@ -254,7 +265,7 @@ lab_dumbbell() {
 	# shellcheck disable=SC2086
 	tc -n "$LAB_DLY" qdisc replace dev dn0 root netem $data_netem limit 100000 || return 1
 	tc -n "$LAB_DLY" qdisc replace dev up0 root netem delay "${half}ms" limit 100000 || return 1
-	lab_log "dumbbell: ${senders} sender(s), rate $rate, buffer $buffer pkts ($aqm), rtt ${rtts} ms, htb $LAB_BURST${loss:+, loss $loss}${sqdisc:+, sender qdisc $sqdisc}"
+	lab_log "dumbbell: ${senders} sender(s), rate $rate, buffer $buffer pkts ($aqm), rtt ${rtts} ms, htb $LAB_BURST${loss:+, loss $loss}${sqdisc:+, sender qdisc $sqdisc}${rcv_rmem:+, receiver rmem $rcv_rmem}"
 }
 
 _lab_rate_mbit() {	# tc rate string -> integer Mbit/s (at least 1)

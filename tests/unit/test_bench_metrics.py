@@ -198,6 +198,15 @@ try:
     T.check("an unknown aqm is refused", False)
 except bs.ScenarioError:
     T.check("an unknown aqm is refused", True)
+topo0 = bs.shell_run(plan, 0, "/tmp/x")
+plan_r = bs.resolve(doc, None, ["receiver.rmem_kb=8192"])
+T.check("receiver.rmem_kb: the receiver's buffer goes to lab_dumbbell; 0 leaves the kernel's",
+      "--rcv-rmem 8388608" in bs.shell_run(plan_r, 0, "/tmp/x") and "--rcv-rmem" not in topo0)
+try:
+    bs.resolve(doc, None, ["receiver.rmem_kb=10"])
+    T.check("receiver.rmem_kb below 64 is refused", False)
+except bs.ScenarioError:
+    T.check("receiver.rmem_kb below 64 is refused", True)
 # Truncated Pareto mean against a Monte Carlo estimate.
 rng = random.Random(7)
 a_, lo, hi = 1.2, 10.0, 2000.0
