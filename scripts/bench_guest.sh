@@ -65,6 +65,16 @@ bench_tune_ns() {
 		net.ipv4.tcp_wmem="4096 16384 33554432"
 }
 
+# bench_restore_modparams: put back the module parameters run_one changed
+# (MP_RESTORE: "FILE=VALUE", newest last; restored in reverse order).
+bench_restore_modparams() {
+	local i
+	for ((i = ${#MP_RESTORE[@]} - 1; i >= 0; i--)); do
+		echo "${MP_RESTORE[$i]#*=}" >"${MP_RESTORE[$i]%%=*}" 2>/dev/null
+	done
+	MP_RESTORE=()
+}
+
 # bench_kill_leftovers: SIGKILL whatever still runs in this run's
 # namespaces (a process started with SIGTERM ignored would survive
 # lab_cleanup and keep a caller's pipe open).
@@ -83,6 +93,7 @@ run_one() {
 	local idx=$1 i cc ns err=""
 	local -a FLOW_SND FLOW_PORT FLOW_CC FLOW_SECS CBR_SND CBR_PORT CBR_RATE CBR_SECS
 	local -a SHORT_SND SHORT_PORT SHORT_CC RUN_CCS EV_US EV_KIND EV_ARG RUN_TOPO
+	local -a RUN_MODPARAMS MP_RESTORE=()
 	local RUN_ID RUN_CC RUN_DIR RUN_DURATION_US RUN_SAMPLE_MS
 	local setup
 	setup=$($PY "$top/scripts/bench.py" shell "$plan" "$idx" "$out") || {
@@ -103,6 +114,19 @@ run_one() {
 		lab_cc_available "$cc" || modprobe "tcp_$cc" 2>/dev/null
 		lab_cc_available "$cc" || err="congestion control $cc is not available in this kernel"
 	done
+	# Module parameters of this run (the scenario's modparams), restored
+	# after it.
+	local mp f
+	for mp in "${RUN_MODPARAMS[@]}"; do
+		[ -n "$err" ] && break
+		f=/sys/module/${mp%%/*}/parameters/${mp#*/}
+		f=${f%%=*}
+		if [ -w "$f" ] && MP_RESTORE+=("$f=$(cat "$f")") && echo "${mp#*=}" >"$f" 2>/dev/null; then
+			echo "# bench: ${mp%%=*} = ${mp#*=}" >&2
+		else
+			err="module parameter ${mp%%=*} cannot be set to ${mp#*=}"
+		fi
+	done
 	if [ -z "$err" ]; then
 		lab_dumbbell "${RUN_TOPO[@]}" >"$W/topology.log" 2>&1 ||
 			err="lab_dumbbell ${RUN_TOPO[*]} failed"
@@ -110,6 +134,7 @@ run_one() {
 	if [ -n "$err" ]; then
 		echo "bench: $RUN_ID: $err" >&2
 		echo "$err" >"$W/error"
+		bench_restore_modparams
 		bench_kill_leftovers
 		lab_cleanup
 		cp -r "$W/." "$RUN_DIR/"
@@ -211,6 +236,7 @@ run_one() {
 		printf '"error": %s}\n' "$( [ -n "$err" ] && printf '"%s"' "$err" || echo null)"
 	} >"$W/run.json"
 	[ -n "$err" ] && { echo "$err" >"$W/error"; echo "bench: $RUN_ID: $err" >&2; }
+	bench_restore_modparams
 	bench_kill_leftovers
 	lab_cleanup
 	rm -f "$W/.ready"

@@ -19,6 +19,7 @@ import json
 import math
 import os
 import random
+import re
 import shlex
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -43,6 +44,7 @@ DEFAULTS = {
     "bottleneck": {"rate_mbit": 50, "buffer": "1bdp", "aqm": "pfifo",
                    "loss_pct": 0, "jitter_ms": 0, "netem": ""},
     "receiver": {"rmem_kb": 0},
+    "modparams": {},
     "flows": [{"cc": "@cc", "rtt_ms": 40}],
     "cross": [],
     "schedule": [],
@@ -56,6 +58,10 @@ ANALYSIS_DEFAULTS = {"from_s": 0, "to_s": None, "ratio": None,
                      "jain_timescales_s": [0.5, 1, 2, 4, 8, 10, 16],
                      "t90_frac": 0.9}
 AQMS = ("pfifo", "bfifo", "fq_codel", "red")
+
+
+MODPARAM_RE = re.compile(r"^[a-z0-9_]{1,64}$")
+VALUE_RE = re.compile(r"^[A-Za-z0-9_.,-]{1,64}$")
 
 
 class ScenarioError(ValueError):
@@ -256,6 +262,13 @@ def validate(sc):
         raise ScenarioError(f"bottleneck.aqm: one of {', '.join(AQMS)}")
     if not 0.1 <= float(b["rate_mbit"]) <= 1000:
         raise ScenarioError("bottleneck.rate_mbit: 0.1..1000")
+    mp = sc.get("modparams") or {}
+    if not isinstance(mp, dict) or not all(
+            isinstance(v, dict) and MODPARAM_RE.match(m) and
+            all(MODPARAM_RE.match(k) and VALUE_RE.match(str(x)) for k, x in v.items())
+            for m, v in mp.items()):
+        raise ScenarioError("modparams: {\"module\": {\"param\": value}} "
+                            "(names [a-z0-9_], values [A-Za-z0-9_.,-])")
     rk = (sc.get("receiver") or {}).get("rmem_kb") or 0
     if not (rk == 0 or 64 <= float(rk) <= 262144):
         raise ScenarioError("receiver.rmem_kb: 0 (the kernel's) or 64..262144")
@@ -354,6 +367,7 @@ def resolve_run(sc, cc, variant, outdir_rel):
                        "loss_pct": b.get("loss_pct") or 0,
                        "jitter_ms": b.get("jitter_ms") or 0, "netem": b.get("netem") or ""},
         "receiver": {"rmem_kb": int((sc.get("receiver") or {}).get("rmem_kb") or 0)},
+        "modparams": copy.deepcopy(sc.get("modparams") or {}),
         "senders": senders, "flows": flows, "cbr": cbrs, "shorts": shorts,
         "schedule": sched, "analysis": an,
     }
@@ -431,6 +445,8 @@ def shell_run(plan, index, outdir):
     arr("SHORT_CC", [s["cc"] for s in r["shorts"]])
     ccs = sorted({f["cc"] for f in fl} | {s["cc"] for s in r["shorts"]})
     arr("RUN_CCS", ccs)
+    arr("RUN_MODPARAMS", [f"{m}/{k}={v}" for m, ps in sorted((r.get("modparams") or {}).items())
+                          for k, v in sorted(ps.items())])
 
     # Events: "<microseconds> <kind> <arg>", sorted by time.
     ev = []

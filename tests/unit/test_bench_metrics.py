@@ -207,6 +207,16 @@ try:
     T.check("receiver.rmem_kb below 64 is refused", False)
 except bs.ScenarioError:
     T.check("receiver.rmem_kb below 64 is refused", True)
+plan_m = bs.resolve(dict(doc, modparams={"tcp_rapid": {"tau_ms": 100, "median": 1}}), None, [])
+T.check("modparams: module/param=value lines for the guest, sorted",
+      "RUN_MODPARAMS=(tcp_rapid/median=1 tcp_rapid/tau_ms=100)" in bs.shell_run(plan_m, 0, "/tmp/x")
+      and "RUN_MODPARAMS=()" in topo0)
+for bad in ({"tcp_rapid": {"tau_ms": "1; reboot"}}, {"../x": {"p": 1}}, {"tcp_rapid": 5}):
+    try:
+        bs.resolve(dict(doc, modparams=bad), None, [])
+        T.check(f"modparams {bad} is refused", False)
+    except bs.ScenarioError:
+        T.check(f"modparams {bad} is refused", True)
 # Truncated Pareto mean against a Monte Carlo estimate.
 rng = random.Random(7)
 a_, lo, hi = 1.2, 10.0, 2000.0
