@@ -25,15 +25,10 @@ P=/sys/module/tcp_rapid_rx/parameters
 # pcap analyser: checksums of every IPv4/IPv6 TCP packet (computed here,
 # independently of the kernel), RAPID options on data and ACKs.
 cat >"$KT_TMP/pcap_tcp.py" <<'EOF'
-import json, struct, sys
+import json, os, struct, sys
 
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    return s
+sys.path.insert(0, os.path.join(os.environ["LAB_TOP"], "tests", "vm"))
+from crafted import ones_sum as csum  # noqa: E402
 
 def packets(path):
     with open(path, "rb") as f:

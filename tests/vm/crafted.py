@@ -51,13 +51,20 @@ RULE_EXCURSION = 1
 ETH_P_ALL = 0x0003
 
 
-def csum(b):
+def ones_sum(b):
+    """The 16-bit one's-complement sum of b (0xFFFF over a packet whose
+    checksum is right); also used by 60-rapid-rx's pcap analyser."""
     if len(b) % 2:
         b += b"\0"
     s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
     while s >> 16:
         s = (s & 0xFFFF) + (s >> 16)
-    return ~s & 0xFFFF
+    return s
+
+
+def csum(b):
+    """The Internet checksum of b (RFC 1071)."""
+    return ~ones_sum(b) & 0xFFFF
 
 
 def segment(src, dst, sport, dport, seq, ack, flags, win, opts=b"", payload=b""):
