@@ -1630,7 +1630,6 @@ static void rapid_fb_apply(struct sock *sk)
 			     ring->fb_truncated, rec);
 }
 
-
 static void rapid_cong_control(COMPAT_CONG_CONTROL_ARGS)
 {
 	struct rapid *ca = inet_csk_ca(sk);

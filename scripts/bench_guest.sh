@@ -116,15 +116,15 @@ run_one() {
 	done
 	# Module parameters of this run (the scenario's modparams), restored
 	# after it.
-	local mp f
-	for mp in "${RUN_MODPARAMS[@]}"; do
+	local mp name val f
+	for mp in "${RUN_MODPARAMS[@]}"; do	# "module/param=value"
 		[ -n "$err" ] && break
-		f=/sys/module/${mp%%/*}/parameters/${mp#*/}
-		f=${f%%=*}
-		if [ -w "$f" ] && MP_RESTORE+=("$f=$(cat "$f")") && echo "${mp#*=}" >"$f" 2>/dev/null; then
-			echo "# bench: ${mp%%=*} = ${mp#*=}" >&2
+		name=${mp%%=*} val=${mp#*=}
+		f=/sys/module/${name%%/*}/parameters/${name#*/}
+		if [ -w "$f" ] && MP_RESTORE+=("$f=$(cat "$f")") && echo "$val" >"$f" 2>/dev/null; then
+			echo "# bench: $name = $val" >&2
 		else
-			err="module parameter ${mp%%=*} cannot be set to ${mp#*=}"
+			err="module parameter $name cannot be set to $val"
 		fi
 	done
 	if [ -z "$err" ]; then
