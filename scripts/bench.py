@@ -222,7 +222,7 @@ def build_flow(flow, socks, grid, t0):
     res["last"] = float(grid[last_i])
     # The first payload beyond iperf3's 37-byte cookie left after the last
     # sample that had not seen it: the data connection waits for iperf3's
-    # control exchange (several round trips) before it sends anything.
+    # control exchange (up to a round trip) before it sends anything.
     sent = np.array([float(r["bytes_sent"]) for r in rows])
     k = np.flatnonzero(sent > IPERF_COOKIE_MAX)
     if len(k):
