@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# lab-time: 51 (guest seconds, measured: tests/run.sh balances the parallel
+# fast-clock boots with it)
 #
 # RAPID's parameters and its loss responses (fast clock: nothing here is
 # about packet timing).  docs/rapid.md, "Loss responses":

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# lab-time: 118 (guest seconds, measured: tests/run.sh balances the parallel
+# fast-clock boots with it)
 #
 # The RAPID receiver helper (tcp_rapid_rx) in the kernel:
 #  - loads and unloads cleanly, its parameters are bounded;

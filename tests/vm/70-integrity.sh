@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# lab-time: 268 (guest seconds, measured: tests/run.sh balances the parallel
+# fast-clock boots with it)
 #
 # Nothing lost, nothing stalls: checked transfers of pseudo-random data
 # (tests/vm/xfer.py: SHA-256 of what was sent against what arrived, not

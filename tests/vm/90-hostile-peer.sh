@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# lab-time: 96 (guest seconds, measured: tests/run.sh balances the parallel
+# fast-clock boots with it)
 #
 # Hostile receivers (docs/reliability.md, "Hostile peers").  A RAPID flow
 # crosses a 10 Mbit/s, 20 ms path to a real sink; next to the sink, in the
