@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 268 (guest seconds, measured: tests/run.sh balances the parallel
+# lab-time: 300 (guest seconds, measured: tests/run.sh balances the parallel
 # fast-clock boots with it)
 #
 # Nothing lost, nothing stalls: checked transfers of pseudo-random data
 # (tests/vm/xfer.py: SHA-256 of what was sent against what arrived, not
 # iperf) with rapid, pert and icc through a 20 Mbit/s, 20 ms path under
 # every impairment of netem the issue lists, a link that goes down for 3 s
-# and a bottleneck rate that changes mid-transfer.  Each transfer must
-# deliver every byte within a bound (200 s for 1 MB, i.e. at least ~40
-# kbit/s: a stall or a collapse to the minimum rate fails it).  Then the
+# and a bottleneck rate that changes mid-transfer (8 MB transfers, so that
+# the event is sure to hit them).  Each transfer must deliver every byte
+# within a bound (200 s: for 1 MB at least ~40 kbit/s; a stall or a
+# collapse to the minimum rate fails it).  Then the
 # lifecycle: a live socket switched between all four algorithms under
 # loss, the stream-record allocation failing (stream_slots=0, the same path
 # as a failed GFP_NOWAIT allocation), and 1000 concurrent connections per
@@ -19,6 +20,7 @@
 PY=python3
 XF=$LAB_TOP/tests/vm/xfer.py
 BYTES=$((1024 * 1024))
+EVENT_BYTES=$((8 * 1024 * 1024))	# transfers an event hits (xfer)
 BOUND=200
 lab_allow_cc rapid pert icc
 lab_dumbbell --rate 20mbit --rtt 20
@@ -34,18 +36,27 @@ done
 
 # xfer TAG CC [client args]: one checked transfer; ok when the server got
 # exactly what the client sent, within BOUND seconds.  With XFER_EVENT set
-# (a shell function), it runs once the transfer is under way.
+# (a shell function), it runs once the transfer is under way, and the
+# transfer is EVENT_BYTES long: at 20 Mbit/s 1 MB could be over before the
+# event began (then it tested nothing, and mid_transfer waited out its 20
+# s: cubic's and icc's transfers "took" 46-53 s).  That the event began
+# mid-transfer is a check of its own.
 seed=1
 xfer() {
-	local tag=$1 cc=$2 out got t0 pid rc
+	local tag=$1 cc=$2 out got t0 pid rc bytes=$BYTES
 	shift 2
 	seed=$((seed + 1))
 	t0=$SECONDS
+	[ -n "${XFER_EVENT:-}" ] && bytes=$EVENT_BYTES
 	timeout $BOUND ip netns exec "$snd" $PY "$XF" client --dst "$LAB_RCV4" \
-		--port $PORT --bytes $BYTES --seed $seed --cc "$cc" "$@" >"$KT_TMP/cli.out" 2>&1 &
+		--port $PORT --bytes $bytes --seed $seed --cc "$cc" "$@" >"$KT_TMP/cli.out" 2>&1 &
 	pid=$!
 	if [ -n "${XFER_EVENT:-}" ]; then
-		mid_transfer
+		if mid_transfer; then
+			kt_ok "$tag: $cc: the event began mid-transfer ($((SECONDS - t0)) s in)"
+		else
+			kt_fail "$tag: $cc: the event began mid-transfer (the transfer was over, or not under way after 20 s)"
+		fi
 		$XFER_EVENT
 	fi
 	wait $pid
@@ -58,21 +69,24 @@ xfer() {
 		[ -n "$got" ] && break
 		sleep 0.1
 	done
-	if [ $rc = 0 ] && [ -n "$hash" ] && [ "$(echo "$got" | awk '{ print $2 }')" = $BYTES ]; then
-		kt_ok "$tag: $cc delivered $BYTES bytes intact in $((SECONDS - t0)) s"
+	if [ $rc = 0 ] && [ -n "$hash" ] && [ "$(echo "$got" | awk '{ print $2 }')" = "$bytes" ]; then
+		kt_ok "$tag: $cc delivered $bytes bytes intact in $((SECONDS - t0)) s"
 	else
-		kt_fail "$tag: $cc delivered $BYTES bytes intact (client rc $rc: '$out'; server: '$got'; $((SECONDS - t0)) s)"
+		kt_fail "$tag: $cc delivered $bytes bytes intact (client rc $rc: '$out'; server: '$got'; $((SECONDS - t0)) s)"
 	fi
 }
 
-# mid_transfer: wait (at most 20 s) until the transfer to PORT has 200 KB
-# acknowledged (starting python takes a while in the VM).
+# mid_transfer: wait (at most 20 s) until xfer's client (pid) has 100 KB
+# acknowledged (starting python takes a while in the VM); fails when the
+# client is gone first.
 mid_transfer() {
 	local i
 	for i in $(seq 1 100); do
 		lab_ns "$snd" ss -tniH "dport = :$PORT" | grep -qE 'bytes_acked:[0-9]{6,}' && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
 		sleep 0.2
 	done
+	return 1
 }
 outage() { lab_link_down; sleep 3; lab_link_up; }
 rate_steps() { lab_set_rate 4mbit; sleep 1.5; lab_set_rate 40mbit; sleep 1; lab_set_rate 20mbit; }
