@@ -217,8 +217,8 @@ if [ $mode = all ] || [ $mode = vm ]; then
 	# guest-suite.sh fails on).  (No debug-config 6.12 image in the
 	# distro: docs/reliability.md, "Kernel health".)
 	KDEBUG="kfence.sample_interval=10"
-	# Functional suites share one boot in the fast clock mode; timing
-	# suites get the precise (virtual time) mode.
+	# Functional suites run in the fast clock mode, timing suites in the
+	# precise (virtual time) one.
 	fast=() precise=()
 	for s in tests/vm/[0-9]*.sh tests/vm/timing-*.sh; do
 		[ -f "$s" ] || continue

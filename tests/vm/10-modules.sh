@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 98 (guest seconds, measured: tests/run.sh balances the parallel
+# lab-time: 123 (guest seconds, measured: tests/run.sh balances the parallel
 # fast-clock boots with it)
 #
 # The modules as a user meets them: loaded, listed, selectable by sysctl and

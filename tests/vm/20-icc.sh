@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 88 (guest seconds, measured: tests/run.sh balances the parallel
+# lab-time: 91 (guest seconds, measured: tests/run.sh balances the parallel
 # fast-clock boots with it)
 #
 # ICC in the kernel: its parameters are bounded, its window grows and backs

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 51 (guest seconds, measured: tests/run.sh balances the parallel
+# lab-time: 54 (guest seconds, measured: tests/run.sh balances the parallel
 # fast-clock boots with it)
 #
 # RAPID's parameters and its loss responses (fast clock: nothing here is

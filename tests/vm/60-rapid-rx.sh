@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 118 (guest seconds, measured: tests/run.sh balances the parallel
+# lab-time: 134 (guest seconds, measured: tests/run.sh balances the parallel
 # fast-clock boots with it)
 #
 # The RAPID receiver helper (tcp_rapid_rx) in the kernel:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 300 (guest seconds, measured: tests/run.sh balances the parallel
+# lab-time: 343 (guest seconds, measured: tests/run.sh balances the parallel
 # fast-clock boots with it)
 #
 # Nothing lost, nothing stalls: checked transfers of pseudo-random data
@@ -52,7 +52,7 @@ xfer() {
 		--port $PORT --bytes $bytes --seed $seed --cc "$cc" "$@" >"$KT_TMP/cli.out" 2>&1 &
 	pid=$!
 	if [ -n "${XFER_EVENT:-}" ]; then
-		if mid_transfer; then
+		if mid_transfer "$pid"; then
 			kt_ok "$tag: $cc: the event began mid-transfer ($((SECONDS - t0)) s in)"
 		else
 			kt_fail "$tag: $cc: the event began mid-transfer (the transfer was over, or not under way after 20 s)"
@@ -76,11 +76,11 @@ xfer() {
 	fi
 }
 
-# mid_transfer: wait (at most 20 s) until xfer's client (pid) has 100 KB
-# acknowledged (starting python takes a while in the VM); fails when the
-# client is gone first.
+# mid_transfer PID: wait (at most 20 s) until the transfer to PORT has 100
+# KB acknowledged (starting python takes a while in the VM); fails when
+# the client PID is gone first.
 mid_transfer() {
-	local i
+	local pid=$1 i
 	for i in $(seq 1 100); do
 		lab_ns "$snd" ss -tniH "dport = :$PORT" | grep -qE 'bytes_acked:[0-9]{6,}' && return 0
 		kill -0 "$pid" 2>/dev/null || return 1

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 17 (guest seconds, measured: tests/run.sh balances the parallel
+# lab-time: 23 (guest seconds, measured: tests/run.sh balances the parallel
 # fast-clock boots with it)
 #
 # DKMS packaging: the package dkms.conf describes, built by `make dkms` on

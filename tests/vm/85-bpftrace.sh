@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 59 (guest seconds, measured: tests/run.sh balances the parallel
+# lab-time: 79 (guest seconds, measured: tests/run.sh balances the parallel
 # fast-clock boots with it)
 #
 # The bpftrace scripts in scripts/bpftrace/ run against the lab kernel and

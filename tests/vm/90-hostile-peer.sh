@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 96 (guest seconds, measured: tests/run.sh balances the parallel
+# lab-time: 108 (guest seconds, measured: tests/run.sh balances the parallel
 # fast-clock boots with it)
 #
 # Hostile receivers (docs/reliability.md, "Hostile peers").  A RAPID flow

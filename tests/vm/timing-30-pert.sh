@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 120 (guest seconds, measured: tests/run.sh balances the parallel
+# lab-time: 121 (guest seconds, measured: tests/run.sh balances the parallel
 # precise-clock boots with it)
 #
 # PERT on a shaped path (precise clock: PERT reacts to queueing delay, so

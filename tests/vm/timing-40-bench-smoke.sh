@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 97 (guest seconds, measured: tests/run.sh balances the parallel
+# lab-time: 111 (guest seconds, measured: tests/run.sh balances the parallel
 # precise-clock boots with it)
 #
 # The benchmark harness end to end, in small: a 5 s scenario with two bulk

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 108 (guest seconds, measured: tests/run.sh balances the parallel
+# lab-time: 105 (guest seconds, measured: tests/run.sh balances the parallel
 # precise-clock boots with it)
 #
 # RAPID's sender on the wire (precise clock: these checks are about packet

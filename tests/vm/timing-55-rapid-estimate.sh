@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 203 (guest seconds, measured: tests/run.sh balances the parallel
+# lab-time: 210 (guest seconds, measured: tests/run.sh balances the parallel
 # precise-clock boots with it)
 #
 # RAPID's estimators end to end (precise clock: one-way delays and ACK
