@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 123 (guest seconds, measured: tests/run.sh balances the parallel
-# fast-clock boots with it)
+# lab-time: 127 (host seconds under TCG, precise clock, measured: tests/run.sh
+# balances its parallel boots with it)
 #
 # The modules as a user meets them: loaded, listed, selectable by sysctl and
 # per socket, visible in ss, usable for a transfer, protected against unload

@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 54 (guest seconds, measured: tests/run.sh balances the parallel
-# fast-clock boots with it)
+# lab-time: 55 (host seconds under TCG, precise clock, measured: tests/run.sh
+# balances its parallel boots with it)
 #
-# RAPID's parameters and its loss responses (fast clock: nothing here is
-# about packet timing).  docs/rapid.md, "Loss responses":
+# RAPID's parameters and its loss responses.  docs/rapid.md, "Loss responses":
 #  - parameters out of range are refused, with a message;
 #  - RTO: slow start again with N = 2, m = 2, r_1 = r_avg / 4, flag LOSS;
 #    with ABest coming back (lab injection) slow start ends at it again;
@@ -99,8 +98,8 @@ read -r pbw pphase pretr <<<"$(res pre "$KT_TMP/rto.res")"
 want=$(res want "$KT_TMP/rto.res")
 kt_cmp "rto: before the outage in steady state (phase)" "${pphase:--1}" "==" 1
 # Without a loss before the outage r_avg is the injected ABest exactly; a
-# loss response to losses before it (the fast clock drops a packet now
-# and then on a busy host) leaves it below, climbing back (Eq. 6).
+# loss response to losses before it (a packet is dropped now and then,
+# in the precise clock too) leaves it below, climbing back (Eq. 6).
 if [ "${pretr:--1}" = 0 ]; then
 	kt_cmp "rto: before the outage, at ABest 10 Mbit/s (bit/s)" "${pbw:-0}" "==" 10000000
 else

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 79 (guest seconds, measured: tests/run.sh balances the parallel
-# fast-clock boots with it)
+# lab-time: 79 (host seconds under TCG, precise clock, measured: tests/run.sh
+# balances its parallel boots with it)
 #
 # The bpftrace scripts in scripts/bpftrace/ run against the lab kernel and
 # print what their headers promise:
@@ -12,8 +12,8 @@
 #  - icc_wmax.bt on an ICC flow through random loss: one line per
 #    decrease, with cwnd >= the new ssthresh;
 #  - the trace-cmd one-liner of docs/operations.md.
-# (The fast clock: the mean of many gaps is the rate's, whatever the timer
-# slack does to single gaps.)
+# (The mean of many gaps is the rate's, whatever timer slack, as in the
+# fast clock or on a real host, does to single gaps.)
 . "$LAB_TOP/tests/vm/lib.sh"
 BT=$LAB_TOP/scripts/bpftrace
 RP=/sys/module/tcp_rapid/parameters

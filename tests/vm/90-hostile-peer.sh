@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 108 (guest seconds, measured: tests/run.sh balances the parallel
-# fast-clock boots with it)
+# lab-time: 126 (host seconds under TCG, precise clock, measured: tests/run.sh
+# balances its parallel boots with it)
 #
 # Hostile receivers (docs/reliability.md, "Hostile peers").  A RAPID flow
 # crosses a 10 Mbit/s, 20 ms path to a real sink; next to the sink, in the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 210 (guest seconds, measured: tests/run.sh balances the parallel
-# precise-clock boots with it)
+# lab-time: 361 (host seconds under TCG, precise clock, measured: tests/run.sh
+# balances its parallel boots with it)
 #
 # RAPID's estimators end to end (precise clock: one-way delays and ACK
 # timing must be on time).  One rapid flow through a 100 Mbit/s, 20 ms
