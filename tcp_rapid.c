@@ -76,8 +76,8 @@
  *  - TCP does not pace its first 10 data segments: the first streams of a
  *    connection leave back to back (marked RAPID_SF_UNPACED).
  *  - An ABest source, one of two (both PathChirp's excursion analysis,
- *    rapid_pathchirp.h, bounded by rapid_on_estimate() before
- *    rapid_on_abest()):
+ *    rapid_pathchirp.h, bounded by rapid_estimate_value() and
+ *    rapid_on_estimate() before rapid_on_abest()):
  *    1. the receiver's helper tcp_rapid_rx.ko: every new data segment
  *       carries a 12-byte option {stream id, index, N, EDT departure}
  *       (mark_data; the MSS shrinks by 12 bytes), the helper stamps
@@ -777,18 +777,16 @@ static u64 rapid_estimate_value(struct sock *sk, u32 src, u32 rule,
 }
 
 /*
- * Hand an estimate of stream id to the controller: its value, less the
- * standing-queue drain in steady state.  Returns true when the controller
- * got an ABest.
+ * Hand an estimate of stream id to the controller: its value (abest, from
+ * rapid_estimate_value() of the raw ABest raw), less the standing-queue
+ * drain in steady state.  Returns true when the controller got an ABest.
  */
 static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
-			      u64 abest, bool lossy,
-			      const struct rapid_stream *rec)
+			      u64 raw, u64 abest, bool lossy)
 {
 	struct rapid *ca = inet_csk_ca(sk);
-	u64 raw = abest, dr = 0;
+	u64 dr = 0;
 
-	abest = rapid_estimate_value(sk, src, rule, abest, lossy, rec);
 	/*
 	 * Never far above what the path has delivered: an ABest above
 	 * RAPID_DR_GAIN times the delivery-rate maximum of the last round
@@ -862,6 +860,8 @@ static void rapid_fb_check_apply(struct sock *sk, u32 id, u32 rule, u64 abest,
 	if (ring->fb_checked_id && !rapid_id_after(id, ring->fb_checked_id))
 		return;
 	ring->fb_checked_id = id;
+	fb = rapid_estimate_value(sk, RAPID_SRC_RECEIVER, rule, abest, truncated,
+				  rec);
 	if (ca->ctl.phase == RAPID_PHASE_STEADY) {
 		/*
 		 * Values are compared only when both saw a trend: "no trend"
@@ -878,8 +878,6 @@ static void rapid_fb_check_apply(struct sock *sk, u32 id, u32 rule, u64 abest,
 		else if (!rec && id == ring->sest_last_id &&
 			 rule == RAPID_PC_RULE_EXCURSION)
 			own = rapid_kbps_to_rate(ring->sest_last_kbps);
-		fb = rapid_estimate_value(sk, RAPID_SRC_RECEIVER, rule, abest,
-					  truncated, rec);
 		if (rapid_fb_disagrees(fb, own)) {
 			rapid_count(RAPID_ST_FB_DISAGREE);
 			if (++ring->fb_disagree >= RAPID_FB_DISTRUST) {
@@ -911,8 +909,8 @@ static void rapid_fb_check_apply(struct sock *sk, u32 id, u32 rule, u64 abest,
 				     rapid_rate_to_kbps(own), ring->fb_disagree,
 				     RAPID_FBV_PASS);
 	}
-	if (rapid_on_estimate(sk, id, RAPID_SRC_RECEIVER, rule, abest, truncated,
-			      rec))
+	if (rapid_on_estimate(sk, id, RAPID_SRC_RECEIVER, rule, abest, fb,
+			      truncated))
 		rapid_count(RAPID_ST_FB_APPLIED);
 }
 
@@ -1007,6 +1005,7 @@ static void rapid_stream_done(struct sock *sk, u32 id,
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct rapid *ca = inet_csk_ca(sk);
+	u64 raw, value;
 	bool lossy;
 	u32 inject;
 
@@ -1050,18 +1049,17 @@ static void rapid_stream_done(struct sock *sk, u32 id,
 	}
 	if (!rec || rec->est != RAPID_EST_DONE)
 		return;
+	raw = rapid_kbps_to_rate(rec->est_kbps);
+	value = rapid_estimate_value(sk, RAPID_SRC_SENDER, rec->est_rule, raw,
+				     rec->est_lossy, rec);
 	/* kept to check feedback that comes after the stream completed */
 	ca->ring->sest_last_id = id;
 	ca->ring->sest_last_kbps = rec->est_rule != RAPID_PC_RULE_EXCURSION ? 0 :
-		rapid_rate_to_kbps(rapid_estimate_value(sk, RAPID_SRC_SENDER,
-							rec->est_rule,
-							rapid_kbps_to_rate(rec->est_kbps),
-							rec->est_lossy, rec));
+				   rapid_rate_to_kbps(value);
 	/* the sender-side estimate, unless a receiver it believes answers */
 	if ((!(ca->flags & RAPID_F_RXFB) || ca->ring->fb_distrust) &&
-	    rapid_on_estimate(sk, id, RAPID_SRC_SENDER, rec->est_rule,
-			      rapid_kbps_to_rate(rec->est_kbps), rec->est_lossy,
-			      rec)) {
+	    rapid_on_estimate(sk, id, RAPID_SRC_SENDER, rec->est_rule, raw, value,
+			      rec->est_lossy)) {
 		ca->flags |= RAPID_F_SEST;
 		rapid_count(RAPID_ST_SEST_APPLIED);
 	}
@@ -1227,7 +1225,8 @@ static bool rapid_fb_recent(const struct rapid *ca, u32 id)
  * only on an ACK that could be the peer's next in-order pure ACK (its
  * sequence number is rcv_nxt, its ack_seq in [snd_una, snd_nxt]); the
  * 16-bit stream id is taken as the newest launched stream with those low
- * bits, and its ABest is bounded by rapid_on_estimate().
+ * bits, and its ABest is bounded by rapid_estimate_value() and
+ * rapid_on_estimate().
  */
 static void rapid_probe_ack(void *data, struct sock *sk, struct sk_buff *skb)
 {
@@ -1276,7 +1275,11 @@ static void rapid_probe_ack(void *data, struct sock *sk, struct sk_buff *skb)
 		return;
 	if (!ca->ring) {
 		if (rapid_on_estimate(sk, id, RAPID_SRC_RECEIVER, fb.rule,
-				      fb.abest, fb.truncated, NULL))
+				      fb.abest,
+				      rapid_estimate_value(sk, RAPID_SRC_RECEIVER,
+							   fb.rule, fb.abest,
+							   fb.truncated, NULL),
+				      fb.truncated))
 			rapid_count(RAPID_ST_FB_APPLIED);
 		return;
 	}
