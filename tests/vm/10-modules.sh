@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 127 (host seconds under TCG, precise clock, measured: tests/run.sh
+# lab-time: 140 (host seconds under TCG, precise clock, measured: tests/run.sh
 # balances its parallel boots with it)
 #
 # The modules as a user meets them: loaded, listed, selectable by sysctl and

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 121 (host seconds under TCG, precise clock, measured: tests/run.sh
+# lab-time: 115 (host seconds under TCG, precise clock, measured: tests/run.sh
 # balances its parallel boots with it)
 #
 # ICC in the kernel: its parameters are bounded, its window grows and backs

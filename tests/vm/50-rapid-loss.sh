@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 55 (host seconds under TCG, precise clock, measured: tests/run.sh
+# lab-time: 57 (host seconds under TCG, precise clock, measured: tests/run.sh
 # balances its parallel boots with it)
 #
 # RAPID's parameters and its loss responses.  docs/rapid.md, "Loss responses":

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 149 (host seconds under TCG, precise clock, measured: tests/run.sh
+# lab-time: 153 (host seconds under TCG, precise clock, measured: tests/run.sh
 # balances its parallel boots with it)
 #
 # The RAPID receiver helper (tcp_rapid_rx) in the kernel:

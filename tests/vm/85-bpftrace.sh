@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 79 (host seconds under TCG, precise clock, measured: tests/run.sh
+# lab-time: 83 (host seconds under TCG, precise clock, measured: tests/run.sh
 # balances its parallel boots with it)
 #
 # The bpftrace scripts in scripts/bpftrace/ run against the lab kernel and

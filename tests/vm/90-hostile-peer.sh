@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 126 (host seconds under TCG, precise clock, measured: tests/run.sh
+# lab-time: 136 (host seconds under TCG, precise clock, measured: tests/run.sh
 # balances its parallel boots with it)
 #
 # Hostile receivers (docs/reliability.md, "Hostile peers").  A RAPID flow

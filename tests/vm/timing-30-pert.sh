@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 372 (host seconds under TCG, precise clock, measured: tests/run.sh
+# lab-time: 375 (host seconds under TCG, precise clock, measured: tests/run.sh
 # balances its parallel boots with it)
 #
 # PERT on a shaped path (precise clock: PERT reacts to queueing delay, so

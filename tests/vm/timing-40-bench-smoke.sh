@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 120 (host seconds under TCG, precise clock, measured: tests/run.sh
+# lab-time: 124 (host seconds under TCG, precise clock, measured: tests/run.sh
 # balances its parallel boots with it)
 #
 # The benchmark harness end to end, in small: a 5 s scenario with two bulk

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 199 (host seconds under TCG, precise clock, measured: tests/run.sh
+# lab-time: 202 (host seconds under TCG, precise clock, measured: tests/run.sh
 # balances its parallel boots with it)
 #
 # RAPID's sender on the wire (precise clock: these checks are about packet
