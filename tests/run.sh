@@ -235,10 +235,10 @@ if [ $mode = all ] || [ $mode = vm ]; then
 	# and an idle guest skips ahead, so the mostly waiting functional
 	# suites take less host time than in the fast clock (70-integrity: 343
 	# s, real time, in the fast clock; 333 guest seconds in 181 s of host
-	# time, boot included, in the precise one).  The fast
-	# clock, one vCPU per boot, starved the guest: a raw-socket liar in
-	# 90-hostile-peer forged 49 ACKs in 5 s instead of 2300, and RTT noise
-	# made 50-rapid-loss read random loss as congestive (CI after 377e8d7).
+	# time, boot included, in the precise one).  The fast clock, one vCPU
+	# per boot, starved the guest: a raw-socket liar in 90-hostile-peer
+	# forged 49 ACKs in 5 s instead of 2300, and RTT noise made
+	# 50-rapid-loss read random loss as congestive (CI after 377e8d7).
 	# Under KVM or on the host both clocks are real time.
 	suites=()
 	for s in tests/vm/[0-9]*.sh tests/vm/timing-*.sh; do
