@@ -45,12 +45,15 @@ COLUMNS = [
     ("throughput_ratio", "tput_ratio", "{:.2f}"),
     ("share", "share", "{:.2f}"),
     ("fair_share", "fair", "{:.2f}"),
+    ("share_ratio", "share/fair", "{:.2f}"),
+    ("other_goodput_mbps", "others_Mbps", "{:.1f}"),
     ("rt_p50_ms", "rt50_ms", "{:.0f}"),
     ("rt_p95_ms", "rt95_ms", "{:.0f}"),
     ("goodput_ratio_vs_*", "gp/{b}", "{:.2f}"),
     ("q95_ratio_vs_*", "q95/{b}", "{:.2f}"),
     ("srtt_p95_ratio_vs_*", "srtt95/{b}", "{:.2f}"),
     ("rt_p95_ratio_vs_*", "rt95/{b}", "{:.2f}"),
+    ("other_goodput_ratio_vs_*", "others/{b}", "{:.2f}"),
 ]
 
 
@@ -331,6 +334,8 @@ def analyze_run(plan, run, rdir):
             m["other_goodput_mbps"] = _r(ob * 8 / (t_to - a) / 1e6, 2) if t_to > a else None
             m["share"] = _r(tb / (tb + ob), 3) if tb + ob > 0 else None
             m["fair_share"] = _r(len(tested) / len(flows), 3)
+            if m["share"] is not None:
+                m["share_ratio"] = _r(m["share"] / m["fair_share"], 3)
 
         # Time to 90% of the avail-bw, and re-acquiring it after steps: on
         # the aggregate of the tested flows, when every bulk flow is tested.
@@ -455,7 +460,8 @@ def add_baseline_ratios(results, baseline):
             continue
         for key, name in (("goodput_mbps", "goodput"), ("q95_pkts", "q95"),
                           ("srtt_p95_ms", "srtt_p95"), ("rt_p95_ms", "rt_p95"),
-                          ("util", "util")):
+                          ("util", "util"),
+                          ("other_goodput_mbps", "other_goodput")):
             a, b = m.get(key), base.get(key)
             if a is not None and b:
                 m[f"{name}_ratio_vs_{baseline}"] = _r(a / b, 3)

@@ -86,6 +86,32 @@ bench_kill_leftovers() {
 	return 0
 }
 
+# bench_trace_start EVENT...: enable these tracepoints ("system:event")
+# with an empty buffer (8 MB per CPU); nothing without events.
+bench_trace_start() {
+	[ $# -gt 0 ] || return 0
+	local tr=/sys/kernel/tracing e
+	[ -d $tr/events ] || mount -t tracefs nodev $tr 2>/dev/null || return 1
+	echo 0 >$tr/tracing_on && echo >$tr/trace && echo 8192 >$tr/buffer_size_kb || return 1
+	for e in "$@"; do
+		echo 1 >"$tr/events/${e%%:*}/${e#*:}/enable" || return 1
+	done
+	echo 1 >$tr/tracing_on
+}
+
+# bench_trace_stop FILE EVENT...: disable them and save the buffer to FILE.
+bench_trace_stop() {
+	local out=$1 tr=/sys/kernel/tracing e
+	shift
+	[ $# -gt 0 ] || return 0
+	echo 0 >$tr/tracing_on
+	for e in "$@"; do
+		echo 0 >"$tr/events/${e%%:*}/${e#*:}/enable" 2>/dev/null
+	done
+	cat $tr/trace >"$out" 2>/dev/null
+	echo >$tr/trace
+}
+
 run_failed=0
 
 # run_one INDEX
@@ -93,7 +119,7 @@ run_one() {
 	local idx=$1 i cc ns err=""
 	local -a FLOW_SND FLOW_PORT FLOW_CC FLOW_SECS CBR_SND CBR_PORT CBR_RATE CBR_SECS
 	local -a SHORT_SND SHORT_PORT SHORT_CC RUN_CCS EV_US EV_KIND EV_ARG RUN_TOPO
-	local -a RUN_MODPARAMS MP_RESTORE=()
+	local -a RUN_MODPARAMS RUN_TRACE MP_RESTORE=()
 	local RUN_ID RUN_CC RUN_DIR RUN_DURATION_US RUN_SAMPLE_MS
 	local setup
 	setup=$($PY "$top/scripts/bench.py" shell "$plan" "$idx" "$out") || {
@@ -153,6 +179,9 @@ run_one() {
 	for i in "${!SHORT_PORT[@]}"; do
 		lab_bg lab_ns "$LAB_RCV" "$PY" "$top/scripts/bench_rr.py" server --port "${SHORT_PORT[$i]}"
 	done
+
+	# Tracepoints of the run (the scenario's trace list): into trace.txt.
+	bench_trace_start "${RUN_TRACE[@]}" || err="cannot enable tracepoints ${RUN_TRACE[*]}"
 
 	# The sampler: every sender namespace that has a bulk flow.
 	local -a sargs=() ports=()
@@ -228,6 +257,7 @@ run_one() {
 	kill -TERM "$sampler_pid" 2>/dev/null
 	wait "$sampler_pid" 2>/dev/null
 	tc -n "$LAB_RTR" -s qdisc show dev "$LAB_BN_DEV" >"$W/tc.txt" 2>&1
+	bench_trace_stop "$W/trace.txt" "${RUN_TRACE[@]}"
 	{
 		printf '{"id": "%s", "cc": "%s", "t0": %s, "end": %s, ' "$RUN_ID" "$RUN_CC" \
 			"$t0s" "$(us_to_s "$t_end")"

@@ -45,6 +45,7 @@ DEFAULTS = {
                    "loss_pct": 0, "jitter_ms": 0, "netem": ""},
     "receiver": {"rmem_kb": 0},
     "modparams": {},
+    "trace": [],
     "flows": [{"cc": "@cc", "rtt_ms": 40}],
     "cross": [],
     "schedule": [],
@@ -61,6 +62,7 @@ AQMS = ("pfifo", "bfifo", "fq_codel", "red")
 
 
 MODPARAM_RE = re.compile(r"^[a-z0-9_]{1,64}$")
+TRACE_RE = re.compile(r"^[a-z0-9_]+:[a-z0-9_]+$")
 VALUE_RE = re.compile(r"^[A-Za-z0-9_.,-]{1,64}$")
 
 
@@ -269,6 +271,13 @@ def validate(sc):
             for m, v in mp.items()):
         raise ScenarioError("modparams: {\"module\": {\"param\": value}} "
                             "(names [a-z0-9_], values [A-Za-z0-9_.,-])")
+    tr = sc.get("trace") or []
+    if isinstance(tr, str):			# --set trace=a:b,c:d
+        tr = sc["trace"] = [e for e in tr.split(",") if e]
+    if not isinstance(tr, list) or not all(
+            isinstance(e, str) and TRACE_RE.match(e) for e in tr):
+        raise ScenarioError("trace: a list of tracepoints \"system:event\" "
+                            "(e.g. \"tcp_rapid:rapid_abest\")")
     rk = (sc.get("receiver") or {}).get("rmem_kb") or 0
     if not (rk == 0 or 64 <= float(rk) <= 262144):
         raise ScenarioError("receiver.rmem_kb: 0 (the kernel's) or 64..262144")
@@ -368,6 +377,7 @@ def resolve_run(sc, cc, variant, outdir_rel):
                        "jitter_ms": b.get("jitter_ms") or 0, "netem": b.get("netem") or ""},
         "receiver": {"rmem_kb": int((sc.get("receiver") or {}).get("rmem_kb") or 0)},
         "modparams": copy.deepcopy(sc.get("modparams") or {}),
+        "trace": list(sc.get("trace") or []),
         "senders": senders, "flows": flows, "cbr": cbrs, "shorts": shorts,
         "schedule": sched, "analysis": an,
     }
@@ -445,6 +455,7 @@ def shell_run(plan, index, outdir):
     arr("SHORT_CC", [s["cc"] for s in r["shorts"]])
     ccs = sorted({f["cc"] for f in fl} | {s["cc"] for s in r["shorts"]})
     arr("RUN_CCS", ccs)
+    arr("RUN_TRACE", r.get("trace") or [])
     arr("RUN_MODPARAMS", [f"{m}/{k}={v}" for m, ps in sorted((r.get("modparams") or {}).items())
                           for k, v in sorted(ps.items())])
 
