@@ -440,6 +440,7 @@ enum rapid_stat {
 	RAPID_ST_FB_DISTRUSTED,	/* sockets that stopped believing their receiver */
 	RAPID_ST_FB_IGNORED,	/* feedback options of such receivers */
 	RAPID_ST_DR_CAPPED,	/* estimates cut to what the path delivered */
+	RAPID_ST_TX_START,	/* restarts after idle (CA_EVENT_TX_START) */
 	RAPID_NSTATS
 };
 
@@ -447,6 +448,7 @@ static const char * const rapid_stat_names[RAPID_NSTATS] = {
 	"marked", "mark_failed", "fb_acks", "fb_refused", "fb_applied", "fb_stale",
 	"sest_streams", "sest_late", "sest_applied", "nomem", "loss_random",
 	"fb_lapsed", "fb_disagree", "fb_distrusted", "fb_ignored", "dr_capped",
+	"idle_restarts",
 };
 
 static DEFINE_PER_CPU(unsigned long[RAPID_NSTATS], rapid_stats);
@@ -1228,7 +1230,8 @@ static bool rapid_fb_recent(const struct rapid *ca, u32 id)
  * bits, and its ABest is bounded by rapid_estimate_value() and
  * rapid_on_estimate().
  */
-static void rapid_probe_ack(void *data, struct sock *sk, struct sk_buff *skb)
+static void rapid_probe_ack(void *data, struct sock *sk,
+			    COMPAT_TCP_PROBE_SKB *skb)
 {
 	const struct tcphdr *th = (const struct tcphdr *)skb->data;
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -1684,17 +1687,41 @@ static void rapid_set_state(struct sock *sk, u8 new_state)
 	rapid_ctl_on_recovery(&ca->ctl, &cfg);
 }
 
+/*
+ * Restart after idle (CA_EVENT_TX_START: the first transmit with nothing
+ * in flight): the stream in progress is cut short.  Kernels with
+ * tcp_congestion_ops.cwnd_event_tx_start deliver the event only there
+ * (compat.h); older ones through cwnd_event.
+ */
+static void rapid_on_tx_start(struct sock *sk)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+
+	if (!ca->ctl.n)
+		return;
+	rapid_count(RAPID_ST_TX_START);
+	rapid_stream_truncate(ca);
+}
+
+#ifdef COMPAT_HAVE_CWND_EVENT_TX_START
+static void rapid_cwnd_event_tx_start(struct sock *sk)
+{
+	rapid_on_tx_start(sk);
+}
+#endif
+
 static void rapid_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
 	struct rapid *ca = inet_csk_ca(sk);
 	struct rapid_cfg cfg;
 
+	if (ev == CA_EVENT_TX_START) {	/* kernels without cwnd_event_tx_start */
+		rapid_on_tx_start(sk);
+		return;
+	}
 	if (!ca->ctl.n)
 		return;
 	switch (ev) {
-	case CA_EVENT_TX_START:		/* restart after idle */
-		rapid_stream_truncate(ca);
-		break;
 	case CA_EVENT_LOSS:		/* RTO (tcp_enter_loss) */
 		rapid_stream_truncate(ca);
 		rapid_cfg_load(&cfg);
@@ -1762,6 +1789,9 @@ static struct tcp_congestion_ops tcp_rapid_ops __read_mostly = {
 	.undo_cwnd	= rapid_undo_cwnd,
 	.set_state	= rapid_set_state,
 	.cwnd_event	= rapid_cwnd_event,
+#ifdef COMPAT_HAVE_CWND_EVENT_TX_START
+	.cwnd_event_tx_start = rapid_cwnd_event_tx_start,
+#endif
 	.min_tso_segs	= rapid_min_tso_segs,
 	.get_info	= rapid_get_info,
 	.owner		= THIS_MODULE,

@@ -97,6 +97,7 @@
 #include <net/tcp.h>
 
 #include "cc_stats.h"
+#include "compat.h"
 #include "rapid_pathchirp.h"
 #include "rapid_skb.h"
 
@@ -372,20 +373,24 @@ static void rapid_rx_gc_kick(struct rapid_rx_net *rn)
 static bool rapid_rx_sk_receiving(struct net *net, const struct sk_buff *skb,
 				  const struct rapid_skb_tcp *t)
 {
-	struct inet_hashinfo *hinfo = net->ipv4.tcp_death_row.hashinfo;
 	struct sock *sk;
 	bool ok;
 
 	if (t->version == 4)
-		sk = __inet_lookup_established(net, hinfo, ip_hdr(skb)->saddr,
-					       t->th->source, ip_hdr(skb)->daddr,
-					       ntohs(t->th->dest), inet_iif(skb),
-					       inet_sdif(skb));
+		sk = compat_inet_lookup_established(net, ip_hdr(skb)->saddr,
+						    t->th->source,
+						    ip_hdr(skb)->daddr,
+						    ntohs(t->th->dest),
+						    inet_iif(skb),
+						    inet_sdif(skb));
 	else
-		sk = __inet6_lookup_established(net, hinfo, &ipv6_hdr(skb)->saddr,
-						t->th->source, &ipv6_hdr(skb)->daddr,
-						ntohs(t->th->dest), inet6_iif(skb),
-						inet6_sdif(skb));
+		sk = compat_inet6_lookup_established(net,
+						     &ipv6_hdr(skb)->saddr,
+						     t->th->source,
+						     &ipv6_hdr(skb)->daddr,
+						     ntohs(t->th->dest),
+						     inet6_iif(skb),
+						     inet6_sdif(skb));
 	if (!sk)
 		return false;
 	ok = READ_ONCE(sk->sk_state) == TCP_ESTABLISHED;
