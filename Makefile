@@ -6,7 +6,11 @@
 #                        (scripts/kernel.env), or against KDIR=<build dir>:
 #                        make KDIR=/lib/modules/$(uname -r)/build
 #   make setup           install/cache everything (scripts/lab-setup.sh)
-#   make matrix          W=1 builds against 6.12 and Debian 12's 6.1, warnings fail
+#   make setup-k7        the same plus the 7.x kernel and its build chroot
+#   make modules-k7      the modules for the lab's 7.x kernel (build/k7/*.ko),
+#                        built in its chroot (scripts/kbuild-chroot)
+#   make matrix          W=1 builds against 6.12, Debian 12's 6.1 and 7.x (each
+#                        with the compiler its kernel was built with), warnings fail
 #   make check           checkpatch --strict on every kernel source
 #   make unit            userspace unit tests of the pure headers (ASan+UBSan)
 #   make fuzz [FUZZ_SECONDS=30]  libFuzzer targets (tests/fuzz) on their corpus
@@ -24,6 +28,12 @@ LAB_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/tcp-cc-lab
 PINNED_KDIR := $(LAB_CACHE)/kernel-$(LAB_KVER)/usr/src/linux-headers-$(LAB_KVER)
 OLD_KDIR ?= $(LAB_CACHE)/kernel-$(LAB_OLD_KVER)/usr/src/linux-headers-$(LAB_OLD_KVER)
 KDIR ?= $(PINNED_KDIR)
+K7_KROOT := $(LAB_CACHE)/kernel-$(LAB_K7_KVER)
+K7_KDIR := $(K7_KROOT)/usr/src/linux-headers-$(LAB_K7_KVER)
+K7_CHROOT := $(LAB_CACHE)/chroot-$(LAB_K7_CHROOT_SUITE)
+# The 7.x build runs in the chroot, where the headers are at /usr/src.
+K7_MAKE := scripts/kbuild-chroot $(K7_CHROOT) $(K7_KROOT) -- \
+	make -C /usr/src/linux-headers-$(LAB_K7_KVER)
 PAHOLE_BIN := $(LAB_CACHE)/tools/pahole
 CHECKPATCH ?= $(LAB_CACHE)/tools/checkpatch/checkpatch.pl
 
@@ -38,7 +48,7 @@ KSRCS := tcp_icc.c tcp_pert.c tcp_rapid.c tcp_rapid_rx.c
 KHDRS := $(filter-out cc_pure.h,$(wildcard *.h)) cc_pure.h
 MODULES := $(KSRCS:.c=.ko)
 
-.PHONY: all modules setup matrix check unit unit-build fuzz fuzz-build tools test demo bench clean kdir-check dkms
+.PHONY: all modules modules-k7 setup setup-k7 k7-check matrix check unit unit-build fuzz fuzz-build tools test demo bench clean kdir-check dkms
 
 all: modules
 
@@ -54,6 +64,22 @@ modules: kdir-check
 setup:
 	bash scripts/lab-setup.sh
 
+setup-k7:
+	bash scripts/lab-setup.sh --with-k7
+
+k7-check:
+	@test -f "$(K7_KROOT)/.complete" -a -f "$(K7_CHROOT)/.complete" || { \
+	  echo "error: no 7.x kernel/chroot in $(LAB_CACHE): run 'make setup-k7'"; exit 1; }
+
+# A copy of the sources per kernel, as for the matrix: objects never mix.
+build/k7/.stamp: $(KSRCS) $(KHDRS) Kbuild
+	@rm -rf $(@D) && mkdir -p $(@D)
+	@cp $(KSRCS) $(KHDRS) Kbuild $(@D)/
+	@touch $@
+
+modules-k7: k7-check build/k7/.stamp
+	$(K7_MAKE) M=$(CURDIR)/build/k7 modules
+
 # Each matrix build runs in its own copy so that the two kernels' objects
 # never mix with the in-place build.
 build/matrix-%/.stamp: $(KSRCS) $(KHDRS) Kbuild
@@ -61,16 +87,25 @@ build/matrix-%/.stamp: $(KSRCS) $(KHDRS) Kbuild
 	@cp $(KSRCS) $(KHDRS) Kbuild $(wildcard *_trace.h) $(@D)/
 	@touch $@
 
-matrix: build/matrix-6.12/.stamp build/matrix-6.1/.stamp
+# 6.12 and 6.1 build on the host (bookworm's gcc-12, their compiler); 7.x
+# in its chroot (scripts/kernel.env).  Any warning, including kbuild's own
+# (compiler or pahole version differs), fails.
+matrix: build/matrix-6.12/.stamp build/matrix-6.1/.stamp build/matrix-7/.stamp
 	@test -d "$(PINNED_KDIR)" -a -d "$(OLD_KDIR)" || { echo "error: run 'make setup' first"; exit 1; }
-	@set -e; for v in 6.12:$(PINNED_KDIR) 6.1:$(OLD_KDIR); do \
+	@$(MAKE) -s k7-check
+	@set -e; for v in 6.12:$(PINNED_KDIR) 6.1:$(OLD_KDIR) 7:$(K7_KDIR); do \
 	  name=$${v%%:*}; kd=$${v#*:}; \
 	  echo "== W=1 build against $$kd"; \
-	  $(MAKE) -s -C $$kd M=$(CURDIR)/build/matrix-$$name $(KBUILD_EXTRA) W=1 modules \
-	    > build/matrix-$$name/build.log 2>&1 || { cat build/matrix-$$name/build.log; exit 1; }; \
-	  if grep -E 'warning:|error:' build/matrix-$$name/build.log; then \
+	  if [ $$name = 7 ]; then \
+	    $(K7_MAKE) -s M=$(CURDIR)/build/matrix-$$name W=1 modules \
+	      > build/matrix-$$name/build.log 2>&1 || { cat build/matrix-$$name/build.log; exit 1; }; \
+	  else \
+	    $(MAKE) -s -C $$kd M=$(CURDIR)/build/matrix-$$name $(KBUILD_EXTRA) W=1 modules \
+	      > build/matrix-$$name/build.log 2>&1 || { cat build/matrix-$$name/build.log; exit 1; }; \
+	  fi; \
+	  if grep -iE 'warning|error:' build/matrix-$$name/build.log; then \
 	    echo "matrix: warnings against $$name"; exit 1; fi; \
-	  echo "   ok: $$(cd build/matrix-$$name && ls *.ko | tr '\n' ' ')"; \
+	  echo "   ok: $$(cd build/matrix-$$name && ls *.ko | tr '\n' ' ')$$(grep -ho -- '-DCOMPAT_[A-Z0-9_]*' build/matrix-$$name/.tcp_rapid.o.cmd | sort -u | tr '\n' ' ')"; \
 	done
 
 check:

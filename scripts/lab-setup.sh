@@ -15,7 +15,14 @@
 #   - checkpatch.pl from the matching linux-source package;
 #   - QEMU (bookworm-backports), kmod, iproute2 (backports: tcp_usec_ts),
 #     iperf3, bpftrace, ethtool, tcpdump;
-#   - virtme-ng (pinned) in a venv, plus the Python libraries the analysis uses.
+#   - virtme-ng (pinned) in a venv, plus the Python libraries the analysis uses;
+#   - with --with-k7 (make setup-k7; tests/run.sh asks for it): the 7.x
+#     kernel of scripts/kernel.env (image, modules, headers, kbuild) from
+#     its suite through a private apt configuration ($LAB_CACHE/apt-k7:
+#     the host's apt sources are never touched), and a debootstrap'd
+#     chroot of the suite that kernel was built in ($LAB_CACHE/chroot-<suite>)
+#     with the compiler and pahole its headers name, for
+#     scripts/kbuild-chroot.
 #
 # Needs root for apt-get.  Writes nothing outside $LAB_CACHE but apt's.
 set -euo pipefail
@@ -44,13 +51,20 @@ LAB_VMLINUZ=$kroot/boot/vmlinuz-$LAB_KVER
 LAB_PAHOLE=$tools/pahole
 LAB_CHECKPATCH=$tools/checkpatch/checkpatch.pl
 LAB_VENV=$venv
+LAB_K7_KVER=$LAB_K7_KVER
+LAB_K7_KROOT=$LAB_CACHE/kernel-$LAB_K7_KVER
+LAB_K7_KDIR=$LAB_CACHE/kernel-$LAB_K7_KVER/usr/src/linux-headers-$LAB_K7_KVER
+LAB_K7_CHROOT=$LAB_CACHE/chroot-$LAB_K7_CHROOT_SUITE
 EOF
 }
 
-if [ "${1:-}" = "--print-env" ]; then
-	print_env
-	exit 0
-fi
+k7=0
+case "${1:-}" in
+--print-env) print_env; exit 0 ;;
+--with-k7) k7=1 ;;
+"") ;;
+*) die "usage: lab-setup.sh [--with-k7|--print-env]" ;;
+esac
 
 [ "$(id -u)" = 0 ] || die "run as root (apt-get needs it)"
 command -v apt-get >/dev/null || die "needs a Debian/Ubuntu host with apt-get"
@@ -223,6 +237,85 @@ if [ ! -f "$venv/.complete-$req_sum" ]; then
 		-r "$here/requirements.txt" ||
 		die "pip install into $venv failed"
 	touch "$venv/.complete-$req_sum"
+fi
+
+# --- Linux 7.x (--with-k7) ----------------------------------------------------
+setup_k7() {
+	local k7root=$LAB_CACHE/kernel-$LAB_K7_KVER aptd=$LAB_CACHE/apt-k7
+	local chroot_dir=$LAB_CACHE/chroot-$LAB_K7_CHROOT_SUITE hdr cc_text pahole_v
+	local -a aopt pkgs
+	hdr=$k7root/usr/src/linux-headers-$LAB_K7_KVER
+	pkgs=("linux-binary-unsigned-$LAB_K7_KVER" "linux-modules-$LAB_K7_KVER"
+	      "linux-base-$LAB_K7_KVER" "linux-headers-$LAB_K7_KVER"
+	      "linux-headers-$LAB_K7_ABI-common" "linux-kbuild-$LAB_K7_ABI")
+	# A private apt configuration: its own sources list, package lists
+	# and state; /etc/apt stays as it is.
+	aopt=(-o "Dir::Etc::sourcelist=$aptd/sources.list" -o Dir::Etc::sourceparts=-
+	      -o "Dir::State::Lists=$aptd/lists" -o "Dir::Cache=$aptd/cache"
+	      -o Dir::State::status=/dev/null -o APT::Sandbox::User=root)
+	if [ ! -f "$k7root/.complete" ]; then
+		local need=0 p
+		for p in "${pkgs[@]}"; do
+			ls "$debs/${p}_"*.deb >/dev/null 2>&1 || need=1
+		done
+		if [ $need = 1 ]; then
+			mkdir -p "$aptd/lists/partial" "$aptd/cache/archives/partial"
+			echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $LAB_K7_SUITE main" \
+				>"$aptd/sources.list"
+			log "apt-get update of $LAB_K7_SUITE (private configuration in $aptd)"
+			apt-get "${aopt[@]}" update -q >/dev/null || die "apt-get update of $LAB_K7_SUITE failed"
+			for p in "${pkgs[@]}"; do
+				ls "$debs/${p}_"*.deb >/dev/null 2>&1 && continue
+				log "downloading $p $LAB_K7_KPKG_VERSION"
+				(cd "$debs" && apt-get "${aopt[@]}" download -q "$p=$LAB_K7_KPKG_VERSION" >/dev/null 2>&1) ||
+					die "cannot download $p $LAB_K7_KPKG_VERSION from $LAB_K7_SUITE: gone from the archive? update LAB_K7_* in scripts/kernel.env"
+			done
+		fi
+		log "extracting the $LAB_K7_KVER image, modules and headers into $k7root"
+		rm -rf "$k7root"
+		mkdir -p "$k7root/boot"
+		for p in "${pkgs[@]}"; do
+			extract_deb "$debs/${p}_"*.deb "$k7root"
+		done
+		# Laid out like the 6.12 one for lab-run and virtme-ng:
+		# boot/vmlinuz-<kver> and lib/modules/<kver> (merged /usr).
+		cp "$k7root/usr/lib/modules/$LAB_K7_KVER/vmlinuz.unsigned" "$k7root/boot/vmlinuz-$LAB_K7_KVER"
+		ln -s usr/lib "$k7root/lib"
+		depmod -b "$k7root" "$LAB_K7_KVER" || die "depmod for $LAB_K7_KVER failed"
+		touch "$k7root/.complete"
+	fi
+	# The compiler and pahole the kernel was built with, from its .config.
+	cc_text=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$hdr/.config")
+	pahole_v=$(sed -n 's/^CONFIG_PAHOLE_VERSION=//p' "$hdr/.config")
+	if [ ! -f "$chroot_dir/.complete" ]; then
+		command -v debootstrap >/dev/null || {
+			log "apt-get install debootstrap"
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends debootstrap >/dev/null ||
+				die "apt-get install debootstrap failed"
+		}
+		log "debootstrap $LAB_K7_CHROOT_SUITE (minbase + $LAB_K7_CC, make, pahole) into $chroot_dir"
+		rm -rf "$chroot_dir.tmp"
+		debootstrap --variant=minbase \
+			--include="$LAB_K7_CC,make,libc6-dev,libelf1t64,libssl3t64,zlib1g,pahole,perl" \
+			"$LAB_K7_CHROOT_SUITE" "$chroot_dir.tmp" http://deb.debian.org/debian \
+			>"$LAB_CACHE/debootstrap-$LAB_K7_CHROOT_SUITE.log" 2>&1 ||
+			die "debootstrap failed: $LAB_CACHE/debootstrap-$LAB_K7_CHROOT_SUITE.log"
+		# Its apt caches are not needed: the chroot only builds.
+		rm -rf "$chroot_dir.tmp"/var/cache/apt/archives/*.deb
+		rm -rf "$chroot_dir"
+		mv "$chroot_dir.tmp" "$chroot_dir"
+		touch "$chroot_dir/.complete"
+	fi
+	case "$cc_text" in
+	"$(chroot "$chroot_dir" "x86_64-linux-gnu-$LAB_K7_CC" --version | head -n 1)") ;;
+	*) die "the chroot's $LAB_K7_CC is not the compiler $LAB_K7_KVER was built with ($cc_text): rebuild $chroot_dir or update scripts/kernel.env" ;;
+	esac
+	[ "$(chroot "$chroot_dir" pahole --version)" = "v${pahole_v:0:1}.${pahole_v:1}" ] ||
+		die "the chroot's pahole is not $LAB_K7_KVER's (CONFIG_PAHOLE_VERSION=$pahole_v)"
+}
+if [ $k7 = 1 ]; then
+	setup_k7
+	log "ready: kernel $LAB_K7_KVER ($LAB_CACHE/kernel-$LAB_K7_KVER, chroot-$LAB_K7_CHROOT_SUITE)"
 fi
 
 log "ready: kernel $LAB_KVER, cache $LAB_CACHE"

@@ -4,14 +4,17 @@
 # tests/run.sh - the project's one test command (README, `make test`, .ci/run).
 #
 # Does its own set-up, then runs, as one flat kselftest-style TAP stream:
-#   1. set-up, module build (pinned 6.12), W=1 compile matrix (6.12 + 6.1),
+#   1. set-up, module builds (pinned 6.12, and 7.x in its chroot), W=1
+#      compile matrix (6.12 + 6.1 + 7.x),
 #      checkpatch, the DKMS package build (make dkms);
 #   2. the userspace unit tests (tests/unit/test_*.c, ASan + UBSan), built
 #      from the very headers the modules use, and the libFuzzer targets
 #      (tests/fuzz/fuzz_*.c) for FUZZ_SECONDS (default 30) each on their
 #      corpus (tests/fuzz/corpus/<target>);
 #   3. the lab VM suites (tests/vm/*.sh) inside the pinned kernel, booted by
-#      scripts/lab-run in the precise clock mode (see below).
+#      scripts/lab-run in the precise clock mode (see below), and those
+#      marked "# lab-k7: yes" once more in a boot of the 7.x kernel
+#      (scripts/kernel.env: LAB_K7_KVER; TAP names "vm/7.x: ...").
 # Ends with "N passed, N failed, N skipped".  Exit 0 when nothing failed, 1
 # otherwise.  A skipped check is a failure unless LAB_ALLOW_SKIP=1 (the lab VM
 # is supposed to have everything: mptcp's "expect all features" idea).
@@ -129,47 +132,84 @@ stamp() {
 	done
 }
 
-# run_boots CLOCK PREFIX SUITE...: the suites in min(vms, #suites) boots of
-# that clock mode at the same time, split by lab-time; their TAP relayed in
-# boot order.  (Its locals must not shadow report()'s counters.)
+# run_boots CLOCK PREFIX K7SUITES SUITE...: the suites in min(vms, #units)
+# slots of that clock mode at the same time, split by lab-time; their TAP
+# relayed in slot order.  A unit is one suite of the pinned kernel's boot,
+# or the whole 7.x group K7SUITES (a word list; empty: none), which runs in
+# a boot of its own (lab-run --kver 7, prefix "vm/7.x: ") after its slot's
+# pinned-kernel boot.  (Its locals must not shadow report()'s counters.)
 run_boots() {
-	local clock=$1 prefix=$2 nb g best secs s rc
-	shift 2
-	[ $# -gt 0 ] || return 0
+	local clock=$1 prefix=$2 k7=$3 nb g best secs s rc k7secs=0
+	shift 3
+	[ $# -gt 0 ] || [ -n "$k7" ] || return 0
+	for s in $k7; do
+		k7secs=$((k7secs + $(lab_time "$s")))
+	done
+	local units=$#
+	[ -z "$k7" ] || units=$((units + 1))
 	nb=$vms
-	[ "$nb" -gt $# ] && nb=$#
-	local -a group load pids
-	for ((g = 0; g < nb; g++)); do group[g]="" load[g]=0; done
+	[ "$nb" -gt "$units" ] && nb=$units
+	local -a group load pids k7g
+	for ((g = 0; g < nb; g++)); do group[g]="" load[g]=0 k7g[g]=0; done
 	while read -r secs s; do
 		best=0
 		for ((g = 1; g < nb; g++)); do
 			[ "${load[g]}" -lt "${load[best]}" ] && best=$g
 		done
-		group[best]="${group[best]} $s" load[best]=$((load[best] + secs))
-	done < <(for s in "$@"; do
-		echo "$(sed -n 's/^# lab-time: \([0-9]*\).*/\1/p' "$s" | head -n 1 | grep . || echo 60) $s"
-	done | sort -rn)
+		if [ "$s" = K7 ]; then
+			k7g[best]=1
+		else
+			group[best]="${group[best]} $s"
+		fi
+		load[best]=$((load[best] + secs))
+	done < <({ for s in "$@"; do echo "$(lab_time "$s") $s"; done
+		   [ -z "$k7" ] || echo "$k7secs K7"; } | sort -rn)
 	for ((g = 0; g < nb; g++)); do
-		# shellcheck disable=SC2086 # the group is a word list
-		scripts/lab-run --clock "$clock" --append "$KDEBUG" -- \
-			tests/vm/guest-suite.sh ${group[g]} \
-			2>"$logdir/vm-$clock$g.err" | stamp >"$logdir/vm-$clock$g.tap" &
+		(
+			if [ -n "${group[g]}" ]; then
+				# shellcheck disable=SC2086 # the group is a word list
+				scripts/lab-run --clock "$clock" --append "$KDEBUG" -- \
+					tests/vm/guest-suite.sh ${group[g]} \
+					2>"$logdir/vm-$clock$g.err" | stamp >"$logdir/vm-$clock$g.tap"
+				echo "${PIPESTATUS[0]}" >"$logdir/vm-$clock$g.rc"
+			fi
+			if [ "${k7g[g]}" = 1 ]; then
+				# shellcheck disable=SC2086
+				scripts/lab-run --kver 7 --clock "$clock" --append "$KDEBUG" -- \
+					tests/vm/guest-suite.sh $k7 \
+					2>"$logdir/vm-$clock$g-k7.err" | stamp >"$logdir/vm-$clock$g-k7.tap"
+				echo "${PIPESTATUS[0]}" >"$logdir/vm-$clock$g-k7.rc"
+			fi
+		) &
 		pids[g]=$!
 	done
 	for ((g = 0; g < nb; g++)); do
 		wait "${pids[g]}"
-		rc=$?
-		[ $rc = 0 ] || tail -n 20 "$logdir/vm-$clock$g.err" | sed 's/^/#   /'
-		relay "$prefix" $rc "$logdir/vm-$clock$g.tap"
+		for s in "" -k7; do
+			[ -f "$logdir/vm-$clock$g$s.rc" ] || continue
+			rc=$(cat "$logdir/vm-$clock$g$s.rc")
+			[ "$rc" = 0 ] || tail -n 20 "$logdir/vm-$clock$g$s.err" | sed 's/^/#   /'
+			if [ -z "$s" ]; then
+				relay "$prefix" "$rc" "$logdir/vm-$clock$g.tap"
+			else
+				relay "${prefix%: }/7.x: " "$rc" "$logdir/vm-$clock$g$s.tap"
+			fi
+		done
 	done
 }
 
-build_ok=1
+# lab_time SUITE: its "# lab-time: SECONDS" (60 when it has none).
+lab_time() {
+	sed -n 's/^# lab-time: \([0-9]*\).*/\1/p' "$1" | head -n 1 | grep . || echo 60
+}
+
+build_ok=1 k7_ok=1
 if [ $mode = all ] || [ $mode = vm ]; then
-	step "setup: scripts/lab-setup.sh (idempotent, cached)" bash scripts/lab-setup.sh || finish
+	step "setup: scripts/lab-setup.sh --with-k7 (idempotent, cached)" bash scripts/lab-setup.sh --with-k7 || finish
 	step "build: modules against the pinned 6.12 headers" make -s modules || build_ok=0
+	step "build: modules against the 7.x headers (build/k7, in its chroot)" make -s modules-k7 || k7_ok=0
 	step "build: userspace tools (build/rapid-trace, used by 60-rapid-rx)" make -s tools || true
-	step "build: W=1 warning-free against 6.12 and 6.1 headers" make -s matrix || true
+	step "build: W=1 warning-free against 6.12, 6.1 and 7.x headers" make -s matrix || true
 	step "check: checkpatch --strict clean" make -s check || true
 	# (installed and loaded in the VM by tests/vm/80-dkms.sh)
 	step "package: dkms add + build of dkms.conf against the pinned kernel" make -s dkms || true
@@ -241,11 +281,20 @@ if [ $mode = all ] || [ $mode = vm ]; then
 	# 50-rapid-loss read random loss as congestive (CI after 377e8d7).
 	# Under KVM or on the host both clocks are real time.
 	suites=()
+	k7suites=""
 	for s in tests/vm/[0-9]*.sh tests/vm/timing-*.sh; do
 		[ -f "$s" ] || continue
 		[[ "$(basename "$s")" =~ $filter ]] || continue
 		suites+=("$s")
+		# "# lab-k7: yes": also in the 7.x boot (a short group: the
+		# modules as users meet them, each algorithm's transfer, the
+		# helper's feedback, restart after idle).
+		grep -q '^# lab-k7: yes' "$s" && k7suites="$k7suites $s"
 	done
+	if [ -n "$k7suites" ] && [ $k7_ok = 0 ]; then
+		report fail "vm/7.x: lab suites" "modules did not build against 7.x"
+		k7suites=""
+	fi
 	# Under TCG the suites are split over up to two boots in parallel
 	# (one per host CPU, at most 2; LAB_VMS=1 for one): greedily by each
 	# suite's "# lab-time: SECONDS" (host seconds under TCG, measured:
@@ -255,7 +304,7 @@ if [ $mode = all ] || [ $mode = vm ]; then
 	[ "$vms" -gt 2 ] && vms=2
 	[ "$(scripts/lab-run --print-accel 2>/dev/null)" = tcg ] || vms=1
 	[ "$vms" -lt 1 ] && vms=1
-	run_boots precise "vm: " "${suites[@]}"
+	run_boots precise "vm: " "${k7suites# }" "${suites[@]}"
 fi
 
 finish

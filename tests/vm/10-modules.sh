@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # lab-time: 140 (host seconds under TCG, precise clock, measured: tests/run.sh
 # balances its parallel boots with it)
+# lab-k7: yes (also runs in the 7.x boot)
 #
 # The modules as a user meets them: loaded, listed, selectable by sysctl and
 # per socket, visible in ss, usable for a transfer, protected against unload
@@ -15,8 +16,8 @@ SOCK=$LAB_TOP/tests/vm/cc_socket.py
 for cc in $ALGS; do
 	kt_check "tcp_$cc is listed in tcp_available_congestion_control" lab_cc_available "$cc"
 	kt_check "modinfo tcp_$cc has a description and license GPL" \
-		bash -c "modinfo $LAB_TOP/tcp_$cc.ko | grep -q '^description:' &&
-			 modinfo -F license $LAB_TOP/tcp_$cc.ko | grep -qx GPL"
+		bash -c "modinfo $LAB_MODDIR/tcp_$cc.ko | grep -q '^description:' &&
+			 modinfo -F license $LAB_MODDIR/tcp_$cc.ko | grep -qx GPL"
 done
 
 # Unloading is refused while a socket uses the module, and works after.
@@ -30,7 +31,7 @@ for cc in $ALGS; do
 	kill $pid
 	wait $pid
 	kt_check "rmmod tcp_$cc succeeds once the socket is closed" kt_rmmod_wait "tcp_$cc" 30
-	kt_check "insmod tcp_$cc again" insmod "$LAB_TOP/tcp_$cc.ko"
+	kt_check "insmod tcp_$cc again" insmod "$LAB_MODDIR/tcp_$cc.ko"
 done
 
 # Another netns may pick a module as its default only once the host allows
@@ -124,6 +125,18 @@ done
 # The same over IPv6.
 got=$(lab_ns "$snd" $PY "$SOCK" --cc icc --connect "[$LAB_RCV6]:5999")
 [ "$got" = icc ] && kt_ok "IPv6 socket connects with icc" || kt_fail "IPv6 socket connects with icc (got '$got')"
+
+# Per route: `ip route ... congctl NAME` picks the algorithm of connections
+# that did not choose one themselves (the default stays cubic).
+rt=$(lab_ns "$snd" ip -4 route get "$LAB_RCV4" | sed -n 's/^[^ ]* \(via [^ ]* \)\{0,1\}dev \([^ ]*\).*/\1dev \2/p' | head -n 1)
+for cc in $ALGS; do
+	# shellcheck disable=SC2086 # "via GW dev DEV" as words
+	lab_ns "$snd" ip route replace "$LAB_RCV4/32" $rt congctl "$cc"
+	got=$(lab_ns "$snd" $PY "$SOCK" --connect "$LAB_RCV4:5999")
+	[ "$got" = "$cc" ] && kt_ok "ip route congctl $cc: a connection on that route uses $cc" ||
+		kt_fail "ip route congctl $cc: a connection on that route uses $cc (got '$got', route '$rt')"
+done
+lab_ns "$snd" ip route del "$LAB_RCV4/32"
 
 # Nothing of the above still holds a module, once the closed connections
 # have finished their FIN exchange (a few RTTs; longer on a loaded TCG host).

@@ -14,11 +14,11 @@ PY=python3
 
 # --- parameters: out-of-range values are refused with a message -------------
 kt_check "rmmod tcp_icc (once no socket of an earlier suite holds it)" kt_rmmod_wait tcp_icc
-kt_check_not "insmod tcp_icc b_milli=0 is refused" insmod "$LAB_TOP/tcp_icc.ko" b_milli=0
+kt_check_not "insmod tcp_icc b_milli=0 is refused" insmod "$LAB_MODDIR/tcp_icc.ko" b_milli=0
 kt_check "the refusal names the parameter in the kernel log" \
 	bash -c "dmesg | tail -n 5 | grep -q b_milli"
-kt_check_not "insmod tcp_icc smax=0 is refused" insmod "$LAB_TOP/tcp_icc.ko" smax=0
-kt_check "insmod tcp_icc with valid parameters" insmod "$LAB_TOP/tcp_icc.ko" b_milli=125 a=2
+kt_check_not "insmod tcp_icc smax=0 is refused" insmod "$LAB_MODDIR/tcp_icc.ko" smax=0
+kt_check "insmod tcp_icc with valid parameters" insmod "$LAB_MODDIR/tcp_icc.ko" b_milli=125 a=2
 kt_check_not "writing b_milli=501 is refused" bash -c "echo 501 > $P/b_milli"
 kt_check_not "writing a=1 is refused" bash -c "echo 1 > $P/a"
 kt_check_not "writing smin_milli above smax*1000 is refused" bash -c "echo 33000 > $P/smin_milli"

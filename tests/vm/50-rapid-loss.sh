@@ -27,12 +27,12 @@
 # --- parameters --------------------------------------------------------------
 rapid_reload || { kt_fail "reload tcp_rapid"; kt_done; }
 rmmod tcp_rapid
-kt_check_not "insmod tcp_rapid n=1 is refused" insmod "$LAB_TOP/tcp_rapid.ko" n=1
+kt_check_not "insmod tcp_rapid n=1 is refused" insmod "$LAB_MODDIR/tcp_rapid.ko" n=1
 kt_check "the refusal names the parameter and its range" \
 	bash -c "dmesg | tail -n 5 | grep -q 'n=1 refused: must be \[2, 128\] packets'"
 # (a read-only parameter without a ->set would be called through NULL here)
-kt_check_not "insmod tcp_rapid stats=1 is refused (read-only)" insmod "$LAB_TOP/tcp_rapid.ko" stats=1
-kt_check "insmod tcp_rapid with valid parameters" insmod "$LAB_TOP/tcp_rapid.ko" n=30 m=1070
+kt_check_not "insmod tcp_rapid stats=1 is refused (read-only)" insmod "$LAB_MODDIR/tcp_rapid.ko" stats=1
+kt_check "insmod tcp_rapid with valid parameters" insmod "$LAB_MODDIR/tcp_rapid.ko" n=30 m=1070
 for bad in n=129 m=1000 m=4001 ss_n_max=1 tau_ms=0 pacing_shift=11 loss_factor=99 \
 	fixed_rate_kbps=5 inject_abest_kbps=100000001 min_rate_kbps=200000000 \
 	mark_data=2 sender_estimate=2 ack_noise_us=1001 f_milli=999 f_milli=1000001 \

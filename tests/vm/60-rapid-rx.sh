@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # lab-time: 153 (host seconds under TCG, precise clock, measured: tests/run.sh
 # balances its parallel boots with it)
+# lab-k7: yes (also runs in the 7.x boot)
 #
 # The RAPID receiver helper (tcp_rapid_rx) in the kernel:
 #  - loads and unloads cleanly, its parameters are bounded;
@@ -19,7 +20,7 @@
 . "$LAB_TOP/tests/vm/lib.sh"
 
 PY=python3
-KO=$LAB_TOP/tcp_rapid_rx.ko
+KO=$LAB_MODDIR/tcp_rapid_rx.ko
 P=/sys/module/tcp_rapid_rx/parameters
 
 # --- helpers ----------------------------------------------------------------

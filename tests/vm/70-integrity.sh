@@ -125,12 +125,12 @@ lab_set_data_netem ""
 
 # Stream records unavailable: what a failed allocation in .init leaves.
 if kt_rmmod_wait tcp_rapid 60; then
-	insmod "$LAB_TOP/tcp_rapid.ko" stream_slots=0
+	insmod "$LAB_MODDIR/tcp_rapid.ko" stream_slots=0
 	xfer "stream_slots=0 (no records, as after a failed allocation)" rapid
 	kt_cmp "stream_slots=0: the socket ran without records (nomem counter unchanged: not an allocation failure)" \
 		"$(kt_modstat tcp_rapid nomem)" "==" 0
 	kt_rmmod_wait tcp_rapid 60
-	insmod "$LAB_TOP/tcp_rapid.ko"
+	insmod "$LAB_MODDIR/tcp_rapid.ko"
 else
 	kt_fail "rmmod tcp_rapid for the stream_slots=0 run"
 fi
@@ -170,6 +170,6 @@ for cc in rapid pert icc; do
 done
 for m in tcp_rapid tcp_pert tcp_icc; do
 	kt_check "$m unloads once the 1000 connections are closed" kt_rmmod_wait $m 90
-	insmod "$LAB_TOP/$m.ko" || kt_fail "insmod $m again"
+	insmod "$LAB_MODDIR/$m.ko" || kt_fail "insmod $m again"
 done
 kt_done

@@ -80,6 +80,6 @@ kt_check_not "the modules are gone from the module tree" \
 restore_mods
 # the next suites of this boot get the project's modules again
 for m in $mods; do
-	kt_check "insmod $m (the lab's build) again" insmod "$LAB_TOP/$m.ko"
+	kt_check "insmod $m (the lab's build) again" insmod "$LAB_MODDIR/$m.ko"
 done
 kt_done

@@ -114,5 +114,5 @@ bounded malformed
 kt_cmp "malformed: no option decoded (fb_acks)" "$(delta malformed fb_acks)" "==" 0
 
 # the next suites of this boot get the helper and tcp_rapid's defaults
-kt_check "tcp_rapid_rx loaded again" insmod "$LAB_TOP/tcp_rapid_rx.ko"
+kt_check "tcp_rapid_rx loaded again" insmod "$LAB_MODDIR/tcp_rapid_rx.ko"
 kt_done

@@ -23,7 +23,7 @@ rapid_reload() {
 		sleep 0.2
 	done
 	[ -d /sys/module/tcp_rapid ] && { kt_diag "tcp_rapid still in use"; return 1; }
-	insmod "$LAB_TOP/tcp_rapid.ko" "$@"
+	insmod "$LAB_MODDIR/tcp_rapid.ko" "$@"
 }
 
 # rapid_cap_start NS FILE FILTER: tcpdump on NS's eth0 (the sender's egress:

@@ -9,6 +9,9 @@
 # shellcheck source=scripts/lab_topology.sh
 . "$LAB_TOP/scripts/lab_topology.sh"
 
+# The tcp_*.ko lab-run loaded (build/k7 for the 7.x kernel).
+LAB_MODDIR=${LAB_MODDIR:-$LAB_TOP}
+
 KT_N=0
 KT_FAILED=0
 KT_SUITE=${KT_SUITE:-$(basename "$0" .sh)}

@@ -94,7 +94,7 @@ chirp_run chirp100u 100000 "$LAB_RCV4" 5615 2
 echo 1 >"$RAPID_P/mark_data"
 if rmmod tcp_rapid_rx; then
 	chirp_run chirp100m 100000 "$LAB_RCV4" 5617 2
-	insmod "$LAB_TOP/tcp_rapid_rx.ko" || kt_fail "tcp_rapid_rx loaded again"
+	insmod "$LAB_MODDIR/tcp_rapid_rx.ko" || kt_fail "tcp_rapid_rx loaded again"
 else
 	kt_fail "tcp_rapid_rx unloads for the run without feedback"
 fi

@@ -35,7 +35,7 @@ T=/sys/kernel/tracing
 lab_allow_cc rapid
 lab_dumbbell --senders 2 --rate ${RATE}mbit --rtt 20 ${T55_BURST:+--burst "$T55_BURST"}
 snd=${LAB_SND[0]} xs=${LAB_SND[1]}
-RXKO=$LAB_TOP/tcp_rapid_rx.ko
+RXKO=$LAB_MODDIR/tcp_rapid_rx.ko
 
 # udp_out NS: UDP datagrams sent from NS so far.
 udp_out() { lab_ns "$1" awk '$1 == "Udp:" && $2 ~ /^[0-9]+$/ { print $5 }' /proc/net/snmp; }
