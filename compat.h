@@ -22,6 +22,15 @@
 #include <net/inet6_hashtables.h>
 
 /*
+ * 6.1 is the oldest kernel built here (per-netns TCP hash tables,
+ * net->ipv4.tcp_death_row.hashinfo, came in 6.1).  Say so rather than
+ * fail somewhere inside the modules.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#error "tcp-cc: Linux 6.1 or newer is needed (README, Supported kernels)"
+#endif
+
+/*
  * cong_control gained (ack, flag) in 6.10 (commit 57bfc7605ca5 "tcp: Add
  * a parameter to cong_control for the ack number").  Define the callback
  * with COMPAT_CONG_CONTROL_ARGS and use only sk and rs inside it.
@@ -92,5 +101,20 @@ compat_inet6_lookup_established(struct net *net, const struct in6_addr *saddr,
 #endif
 }
 #endif
+
+/*
+ * Read in the 7.3 headers and source and found to keep their meaning for
+ * these modules (no code here): cong_control(sk, ack, flag, rs) is still
+ * called at the end of ACK processing; min_tso_segs, sndbuf_expand,
+ * get_info, in_ack_event, pkts_acked, set_state, undo_cwnd and the other
+ * cwnd_event events (CWND_RESTART, COMPLETE_CWR, LOSS, ECN_*) are called as
+ * in 6.12; nf_hookfn and nf_register_net_hooks() are unchanged (struct
+ * nf_hook_ops gained leading members: designated initialisers only).
+ * Changed, harmless here: release() runs only for a socket whose init()
+ * ran (icsk_ca_initialized; our init/release pairs allocate and free
+ * only there), and TCP small queues now cap even paced sockets at
+ * net.ipv4.tcp_limit_output_bytes (4 MB by default, far above RAPID's
+ * rate >> pacing_shift at lab rates).
+ */
 
 #endif /* TCP_CC_COMPAT_H */
