@@ -26,7 +26,7 @@
  * net->ipv4.tcp_death_row.hashinfo, came in 6.1).  Say so rather than
  * fail somewhere inside the modules.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#if KERNEL_VERSION(6, 1, 0) > LINUX_VERSION_CODE
 #error "tcp-cc: Linux 6.1 or newer is needed (README, Supported kernels)"
 #endif
 

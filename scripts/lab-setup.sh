@@ -240,16 +240,29 @@ if [ ! -f "$venv/.complete-$req_sum" ]; then
 fi
 
 # --- Linux 7.x (--with-k7) ----------------------------------------------------
+# setup_k7 SET: the 7.x kernel named by LAB_K7<SET>_* in kernel.env (SET ""
+# the lab's: image, modules and headers; SET "_SID": headers only, compile
+# matrix), and the chroot of the suite it was built in.
 setup_k7() {
-	local k7root=$LAB_CACHE/kernel-$LAB_K7_KVER aptd=$LAB_CACHE/apt-k7
-	local chroot_dir=$LAB_CACHE/chroot-$LAB_K7_CHROOT_SUITE hdr cc_text pahole_v
+	local set=$1 v kver kpkgv abi suite csuite cc
+	for v in KVER KPKG_VERSION ABI SUITE CHROOT_SUITE CC; do
+		local n=LAB_K7${set}_$v
+		[ -n "${!n:-}" ] || die "$n is not set in scripts/kernel.env"
+	done
+	v=LAB_K7${set}_KVER; kver=${!v}
+	v=LAB_K7${set}_KPKG_VERSION; kpkgv=${!v}
+	v=LAB_K7${set}_ABI; abi=${!v}
+	v=LAB_K7${set}_SUITE; suite=${!v}
+	v=LAB_K7${set}_CHROOT_SUITE; csuite=${!v}
+	v=LAB_K7${set}_CC; cc=${!v}
+	local k7root=$LAB_CACHE/kernel-$kver aptd=$LAB_CACHE/apt-$suite
+	local chroot_dir=$LAB_CACHE/chroot-$csuite hdr cc_text pahole_v
 	local -a aopt pkgs
-	hdr=$k7root/usr/src/linux-headers-$LAB_K7_KVER
-	pkgs=("linux-binary-unsigned-$LAB_K7_KVER" "linux-modules-$LAB_K7_KVER"
-	      "linux-base-$LAB_K7_KVER" "linux-headers-$LAB_K7_KVER"
-	      "linux-headers-$LAB_K7_ABI-common" "linux-kbuild-$LAB_K7_ABI")
-	# A private apt configuration: its own sources list, package lists
-	# and state; /etc/apt stays as it is.
+	hdr=$k7root/usr/src/linux-headers-$kver
+	pkgs=("linux-headers-$kver" "linux-headers-$abi-common" "linux-kbuild-$abi")
+	[ -n "$set" ] || pkgs+=("linux-binary-unsigned-$kver" "linux-modules-$kver" "linux-base-$kver")
+	# A private apt configuration per suite: its own sources list,
+	# package lists and state; /etc/apt stays as it is.
 	aopt=(-o "Dir::Etc::sourcelist=$aptd/sources.list" -o Dir::Etc::sourceparts=-
 	      -o "Dir::State::Lists=$aptd/lists" -o "Dir::Cache=$aptd/cache"
 	      -o Dir::State::status=/dev/null -o APT::Sandbox::User=root)
@@ -260,28 +273,31 @@ setup_k7() {
 		done
 		if [ $need = 1 ]; then
 			mkdir -p "$aptd/lists/partial" "$aptd/cache/archives/partial"
-			echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $LAB_K7_SUITE main" \
+			echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite main" \
 				>"$aptd/sources.list"
-			log "apt-get update of $LAB_K7_SUITE (private configuration in $aptd)"
-			apt-get "${aopt[@]}" update -q >/dev/null || die "apt-get update of $LAB_K7_SUITE failed"
+			log "apt-get update of $suite (private configuration in $aptd)"
+			apt-get "${aopt[@]}" update -q >/dev/null || die "apt-get update of $suite failed"
 			for p in "${pkgs[@]}"; do
 				ls "$debs/${p}_"*.deb >/dev/null 2>&1 && continue
-				log "downloading $p $LAB_K7_KPKG_VERSION"
-				(cd "$debs" && apt-get "${aopt[@]}" download -q "$p=$LAB_K7_KPKG_VERSION" >/dev/null 2>&1) ||
-					die "cannot download $p $LAB_K7_KPKG_VERSION from $LAB_K7_SUITE: gone from the archive? update LAB_K7_* in scripts/kernel.env"
+				log "downloading $p $kpkgv"
+				(cd "$debs" && apt-get "${aopt[@]}" download -q "$p=$kpkgv" >/dev/null 2>&1) ||
+					die "cannot download $p $kpkgv from $suite: gone from the archive? update LAB_K7${set}_* in scripts/kernel.env"
 			done
 		fi
-		log "extracting the $LAB_K7_KVER image, modules and headers into $k7root"
+		log "extracting ${pkgs[*]} into $k7root"
 		rm -rf "$k7root"
-		mkdir -p "$k7root/boot"
+		mkdir -p "$k7root"
 		for p in "${pkgs[@]}"; do
 			extract_deb "$debs/${p}_"*.deb "$k7root"
 		done
-		# Laid out like the 6.12 one for lab-run and virtme-ng:
-		# boot/vmlinuz-<kver> and lib/modules/<kver> (merged /usr).
-		cp "$k7root/usr/lib/modules/$LAB_K7_KVER/vmlinuz.unsigned" "$k7root/boot/vmlinuz-$LAB_K7_KVER"
-		ln -s usr/lib "$k7root/lib"
-		depmod -b "$k7root" "$LAB_K7_KVER" || die "depmod for $LAB_K7_KVER failed"
+		if [ -z "$set" ]; then
+			# Laid out like the 6.12 one for lab-run and virtme-ng:
+			# boot/vmlinuz-<kver> and lib/modules/<kver> (merged /usr).
+			mkdir -p "$k7root/boot"
+			cp "$k7root/usr/lib/modules/$kver/vmlinuz.unsigned" "$k7root/boot/vmlinuz-$kver"
+			ln -s usr/lib "$k7root/lib"
+			depmod -b "$k7root" "$kver" || die "depmod for $kver failed"
+		fi
 		touch "$k7root/.complete"
 	fi
 	# The compiler and pahole the kernel was built with, from its .config.
@@ -293,29 +309,28 @@ setup_k7() {
 			DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends debootstrap >/dev/null ||
 				die "apt-get install debootstrap failed"
 		}
-		log "debootstrap $LAB_K7_CHROOT_SUITE (minbase + $LAB_K7_CC, make, pahole) into $chroot_dir"
+		log "debootstrap $csuite (minbase + $cc, make, pahole) into $chroot_dir"
 		rm -rf "$chroot_dir.tmp"
 		debootstrap --variant=minbase \
-			--include="$LAB_K7_CC,make,libc6-dev,libelf1t64,libssl3t64,zlib1g,pahole,perl" \
-			"$LAB_K7_CHROOT_SUITE" "$chroot_dir.tmp" http://deb.debian.org/debian \
-			>"$LAB_CACHE/debootstrap-$LAB_K7_CHROOT_SUITE.log" 2>&1 ||
-			die "debootstrap failed: $LAB_CACHE/debootstrap-$LAB_K7_CHROOT_SUITE.log"
+			--include="$cc,make,libc6-dev,libelf1t64,libssl3t64,zlib1g,pahole,perl" \
+			"$csuite" "$chroot_dir.tmp" http://deb.debian.org/debian \
+			>"$LAB_CACHE/debootstrap-$csuite.log" 2>&1 ||
+			die "debootstrap failed: $LAB_CACHE/debootstrap-$csuite.log"
 		# Its apt caches are not needed: the chroot only builds.
 		rm -rf "$chroot_dir.tmp"/var/cache/apt/archives/*.deb
 		rm -rf "$chroot_dir"
 		mv "$chroot_dir.tmp" "$chroot_dir"
 		touch "$chroot_dir/.complete"
 	fi
-	case "$cc_text" in
-	"$(chroot "$chroot_dir" "x86_64-linux-gnu-$LAB_K7_CC" --version | head -n 1)") ;;
-	*) die "the chroot's $LAB_K7_CC is not the compiler $LAB_K7_KVER was built with ($cc_text): rebuild $chroot_dir or update scripts/kernel.env" ;;
-	esac
+	[ "$(chroot "$chroot_dir" "x86_64-linux-gnu-$cc" --version | head -n 1)" = "$cc_text" ] ||
+		die "the chroot's $cc is not the compiler $kver was built with ($cc_text): remove $chroot_dir to make it again, or update scripts/kernel.env"
 	[ "$(chroot "$chroot_dir" pahole --version)" = "v${pahole_v:0:1}.${pahole_v:1}" ] ||
-		die "the chroot's pahole is not $LAB_K7_KVER's (CONFIG_PAHOLE_VERSION=$pahole_v)"
+		die "the chroot's pahole is not $kver's (CONFIG_PAHOLE_VERSION=$pahole_v): remove $chroot_dir to make it again"
+	log "ready: $kver ($k7root, chroot-$csuite: $cc_text)"
 }
 if [ $k7 = 1 ]; then
-	setup_k7
-	log "ready: kernel $LAB_K7_KVER ($LAB_CACHE/kernel-$LAB_K7_KVER, chroot-$LAB_K7_CHROOT_SUITE)"
+	setup_k7 ""
+	setup_k7 _SID
 fi
 
 log "ready: kernel $LAB_KVER, cache $LAB_CACHE"
