@@ -9,8 +9,9 @@
 #   make setup-k7        the same plus the 7.x kernel and its build chroot
 #   make modules-k7      the modules for the lab's 7.x kernel (build/k7/*.ko),
 #                        built in its chroot (scripts/kbuild-chroot)
-#   make matrix          W=1 builds against 6.12, Debian 12's 6.1 and 7.x (each
-#                        with the compiler its kernel was built with), warnings fail
+#   make matrix          W=1 builds against 6.12, Debian 12's 6.1, 7.3 (trixie-
+#                        backports) and sid's 7.2 (each with the compiler its
+#                        kernel was built with), warnings fail
 #   make check           checkpatch --strict on every kernel source
 #   make unit            userspace unit tests of the pure headers (ASan+UBSan)
 #   make fuzz [FUZZ_SECONDS=30]  libFuzzer targets (tests/fuzz) on their corpus
@@ -20,6 +21,7 @@
 #   make dkms            dkms add + build of dkms.conf against the pinned
 #                        kernel in a private DKMS tree (build/dkms), which the
 #                        lab VM's 80-dkms suite installs and loads
+#   make dkms-k7         then the same package built for the 7.x kernel
 #   make clean
 
 include scripts/kernel.env
@@ -34,6 +36,11 @@ K7_CHROOT := $(LAB_CACHE)/chroot-$(LAB_K7_CHROOT_SUITE)
 # The 7.x build runs in the chroot, where the headers are at /usr/src.
 K7_MAKE := scripts/kbuild-chroot $(K7_CHROOT) $(K7_KROOT) -- \
 	make -C /usr/src/linux-headers-$(LAB_K7_KVER)
+# sid's 7.x: compile matrix only.
+K7SID_KROOT := $(LAB_CACHE)/kernel-$(LAB_K7_SID_KVER)
+K7SID_CHROOT := $(LAB_CACHE)/chroot-$(LAB_K7_SID_CHROOT_SUITE)
+K7SID_MAKE := scripts/kbuild-chroot $(K7SID_CHROOT) $(K7SID_KROOT) -- \
+	make -C /usr/src/linux-headers-$(LAB_K7_SID_KVER)
 PAHOLE_BIN := $(LAB_CACHE)/tools/pahole
 CHECKPATCH ?= $(LAB_CACHE)/tools/checkpatch/checkpatch.pl
 
@@ -48,7 +55,7 @@ KSRCS := tcp_icc.c tcp_pert.c tcp_rapid.c tcp_rapid_rx.c
 KHDRS := $(filter-out cc_pure.h,$(wildcard *.h)) cc_pure.h
 MODULES := $(KSRCS:.c=.ko)
 
-.PHONY: all modules modules-k7 setup setup-k7 k7-check matrix check unit unit-build fuzz fuzz-build tools test demo bench clean kdir-check dkms
+.PHONY: all modules modules-k7 setup setup-k7 k7-check dkms-k7 matrix check unit unit-build fuzz fuzz-build tools test demo bench clean kdir-check dkms
 
 all: modules
 
@@ -84,20 +91,27 @@ modules-k7: k7-check build/k7/.stamp
 # never mix with the in-place build.
 build/matrix-%/.stamp: $(KSRCS) $(KHDRS) Kbuild
 	@rm -rf $(@D) && mkdir -p $(@D)
-	@cp $(KSRCS) $(KHDRS) Kbuild $(wildcard *_trace.h) $(@D)/
+	@cp $(KSRCS) $(KHDRS) Kbuild $(@D)/
 	@touch $@
 
-# 6.12 and 6.1 build on the host (bookworm's gcc-12, their compiler); 7.x
-# in its chroot (scripts/kernel.env).  Any warning, including kbuild's own
-# (compiler or pahole version differs), fails.
-matrix: build/matrix-6.12/.stamp build/matrix-6.1/.stamp build/matrix-7/.stamp
+# 6.12 and 6.1 build on the host (bookworm's gcc-12, their compiler); the
+# two 7.x in their chroots (scripts/kernel.env).  Any warning, including
+# kbuild's own (compiler or pahole version differs), fails.
+matrix: build/matrix-6.12/.stamp build/matrix-6.1/.stamp build/matrix-7/.stamp \
+	build/matrix-7sid/.stamp
 	@test -d "$(PINNED_KDIR)" -a -d "$(OLD_KDIR)" || { echo "error: run 'make setup' first"; exit 1; }
 	@$(MAKE) -s k7-check
-	@set -e; for v in 6.12:$(PINNED_KDIR) 6.1:$(OLD_KDIR) 7:$(K7_KDIR); do \
+	@test -f "$(K7SID_KROOT)/.complete" -a -f "$(K7SID_CHROOT)/.complete" || { \
+	  echo "error: no sid 7.x headers/chroot in $(LAB_CACHE): run 'make setup-k7'"; exit 1; }
+	@set -e; for v in 6.12:$(PINNED_KDIR) 6.1:$(OLD_KDIR) 7:$(K7_KDIR) \
+	  7sid:$(K7SID_KROOT)/usr/src/linux-headers-$(LAB_K7_SID_KVER); do \
 	  name=$${v%%:*}; kd=$${v#*:}; \
 	  echo "== W=1 build against $$kd"; \
 	  if [ $$name = 7 ]; then \
 	    $(K7_MAKE) -s M=$(CURDIR)/build/matrix-$$name W=1 modules \
+	      > build/matrix-$$name/build.log 2>&1 || { cat build/matrix-$$name/build.log; exit 1; }; \
+	  elif [ $$name = 7sid ]; then \
+	    $(K7SID_MAKE) -s M=$(CURDIR)/build/matrix-$$name W=1 modules \
 	      > build/matrix-$$name/build.log 2>&1 || { cat build/matrix-$$name/build.log; exit 1; }; \
 	  else \
 	    $(MAKE) -s -C $$kd M=$(CURDIR)/build/matrix-$$name $(KBUILD_EXTRA) W=1 modules \
@@ -139,6 +153,14 @@ dkms: kdir-check
 	PATH=$(LAB_CACHE)/tools:$$PATH dkms add $(DKMS_ARGS)
 	PATH=$(LAB_CACHE)/tools:$$PATH dkms build $(DKMS_ARGS) -k $(LAB_KVER) \
 	  --kernelsourcedir $(KDIR)
+
+# The same package built for the lab's 7.x kernel, by the chroot's dkms
+# (its compiler), into the same private tree (after `make dkms`): the 7.x
+# boot's 80-dkms installs and loads it.
+dkms-k7: k7-check
+	@test -d $(DKMS_DIR)/tree/$(DKMS_NAME) || { echo "error: run 'make dkms' first"; exit 1; }
+	scripts/kbuild-chroot $(K7_CHROOT) $(K7_KROOT) -- dkms build $(DKMS_ARGS) \
+	  -k $(LAB_K7_KVER) --kernelsourcedir /usr/src/linux-headers-$(LAB_K7_KVER)
 
 # --- userspace unit tests from the very same headers -------------------------
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)

@@ -258,6 +258,11 @@ setup_k7() {
 	local k7root=$LAB_CACHE/kernel-$kver aptd=$LAB_CACHE/apt-$suite
 	local chroot_dir=$LAB_CACHE/chroot-$csuite hdr cc_text pahole_v
 	local -a aopt pkgs
+	# What the chroot needs to build modules (and, for the lab's 7.x,
+	# the DKMS package: make dkms-k7); a changed list makes it again.
+	local incl="$cc,make,libc6-dev,libelf1t64,libssl3t64,zlib1g,pahole,perl" mark
+	[ -n "$set" ] || incl="$incl,dkms"
+	mark=.complete-$(echo "$incl" | md5sum | cut -c1-8)
 	hdr=$k7root/usr/src/linux-headers-$kver
 	pkgs=("linux-headers-$kver" "linux-headers-$abi-common" "linux-kbuild-$abi")
 	[ -n "$set" ] || pkgs+=("linux-binary-unsigned-$kver" "linux-modules-$kver" "linux-base-$kver")
@@ -303,16 +308,15 @@ setup_k7() {
 	# The compiler and pahole the kernel was built with, from its .config.
 	cc_text=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$hdr/.config")
 	pahole_v=$(sed -n 's/^CONFIG_PAHOLE_VERSION=//p' "$hdr/.config")
-	if [ ! -f "$chroot_dir/.complete" ]; then
+	if [ ! -f "$chroot_dir/$mark" ]; then
 		command -v debootstrap >/dev/null || {
 			log "apt-get install debootstrap"
 			DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends debootstrap >/dev/null ||
 				die "apt-get install debootstrap failed"
 		}
-		log "debootstrap $csuite (minbase + $cc, make, pahole) into $chroot_dir"
+		log "debootstrap $csuite (minbase + $incl) into $chroot_dir"
 		rm -rf "$chroot_dir.tmp"
-		debootstrap --variant=minbase \
-			--include="$cc,make,libc6-dev,libelf1t64,libssl3t64,zlib1g,pahole,perl" \
+		debootstrap --variant=minbase --include="$incl" \
 			"$csuite" "$chroot_dir.tmp" http://deb.debian.org/debian \
 			>"$LAB_CACHE/debootstrap-$csuite.log" 2>&1 ||
 			die "debootstrap failed: $LAB_CACHE/debootstrap-$csuite.log"
@@ -320,7 +324,7 @@ setup_k7() {
 		rm -rf "$chroot_dir.tmp"/var/cache/apt/archives/*.deb
 		rm -rf "$chroot_dir"
 		mv "$chroot_dir.tmp" "$chroot_dir"
-		touch "$chroot_dir/.complete"
+		touch "$chroot_dir/$mark" "$chroot_dir/.complete"
 	fi
 	[ "$(chroot "$chroot_dir" "x86_64-linux-gnu-$cc" --version | head -n 1)" = "$cc_text" ] ||
 		die "the chroot's $cc is not the compiler $kver was built with ($cc_text): remove $chroot_dir to make it again, or update scripts/kernel.env"

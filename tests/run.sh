@@ -209,10 +209,11 @@ if [ $mode = all ] || [ $mode = vm ]; then
 	step "build: modules against the pinned 6.12 headers" make -s modules || build_ok=0
 	step "build: modules against the 7.x headers (build/k7, in its chroot)" make -s modules-k7 || k7_ok=0
 	step "build: userspace tools (build/rapid-trace, used by 60-rapid-rx)" make -s tools || true
-	step "build: W=1 warning-free against 6.12, 6.1 and 7.x headers" make -s matrix || true
+	step "build: W=1 warning-free against 6.12, 6.1, 7.3 and sid's 7.2 headers" make -s matrix || true
 	step "check: checkpatch --strict clean" make -s check || true
 	# (installed and loaded in the VM by tests/vm/80-dkms.sh)
 	step "package: dkms add + build of dkms.conf against the pinned kernel" make -s dkms || true
+	step "package: dkms build of dkms.conf against the 7.x kernel (in its chroot)" make -s dkms-k7 || true
 fi
 
 if [ $mode = all ] || [ $mode = unit ]; then

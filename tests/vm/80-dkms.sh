@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # lab-time: 30 (host seconds under TCG, precise clock, measured: tests/run.sh
 # balances its parallel boots with it)
+# lab-k7: yes (also runs in the 7.x boot)
 #
 # DKMS packaging: the package dkms.conf describes, built by `make dkms` on
 # the host against the pinned kernel (tests/run.sh does that first: the
