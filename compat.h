@@ -46,7 +46,10 @@
 /*
  * CA_EVENT_TX_START (the first transmit with nothing in flight: restart
  * after idle).  Where struct tcp_congestion_ops has cwnd_event_tx_start
- * (Debian's 7.2 and 7.3 headers), tcp_ca_event() hands this event to that
+ * (commit d1e59a469737 "tcp: add cwnd_event_tx_start to
+ * tcp_congestion_ops", seen in linux-next in March 2026 and said to be in
+ * 7.1-rc1, not checked against the mainline tree here; Debian's 7.2 and
+ * 7.3 headers have it), tcp_ca_event() hands this event to that
  * member only and never to cwnd_event: a module that handles it in
  * cwnd_event still compiles and silently never sees it.  A module that
  * needs the event sets .cwnd_event_tx_start under
@@ -68,8 +71,10 @@
 
 /*
  * __inet_lookup_established() and __inet6_lookup_established() lost their
- * struct inet_hashinfo * argument (Debian's 7.x headers: the table comes
- * from the netns).  Before that, pass the netns's TCP table
+ * struct inet_hashinfo * argument: the table comes from the netns
+ * ("tcp: Don't pass hashinfo to socket lookup helpers", Kuniyuki
+ * Iwashima, posted to net-next in August 2025; the mainline commit and
+ * release were not checked here; Debian's 7.x headers have it, 6.12's not).  Before that, pass the netns's TCP table
  * (tcp_hashinfo itself is not exported).  Either way: an RCU-protected
  * lookup that returns a referenced socket (sock_gen_put() it) or NULL.
  */
@@ -105,7 +110,8 @@ compat_inet6_lookup_established(struct net *net, const struct in6_addr *saddr,
 /*
  * Read in the 7.3 headers and source and found to keep their meaning for
  * these modules (no code here): cong_control(sk, ack, flag, rs) is still
- * called at the end of ACK processing; min_tso_segs, sndbuf_expand,
+ * called at the end of ACK processing; tcp_probe still fires first in
+ * tcp_rcv_established(); min_tso_segs, sndbuf_expand,
  * get_info, in_ack_event, pkts_acked, set_state, undo_cwnd and the other
  * cwnd_event events (CWND_RESTART, COMPLETE_CWR, LOSS, ECN_*) are called as
  * in 6.12; nf_hookfn and nf_register_net_hooks() are unchanged (struct
