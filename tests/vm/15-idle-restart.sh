@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 45 (host seconds under TCG, precise clock, measured: tests/run.sh
+# lab-time: 60 (host seconds under TCG, precise clock, measured: tests/run.sh
 # balances its parallel boots with it)
 # lab-k7: yes (also runs in the 7.x boot)
 #
