@@ -65,15 +65,25 @@ report() {
 	esac
 }
 
-# relay PREFIX RC FILE: re-emit a TAP stream renumbered into ours.  A
-# non-zero exit status without any failed line is itself a failure.
+# relay PREFIX RC FILE: re-emit a TAP stream renumbered into ours.  Only
+# "ok N - name" and "not ok N - name" are results, N counting 1, 2, ... in
+# each block of the stream; every block ends with its plan "1..N", which
+# must match (a stream may hold several blocks: a lab boot runs many
+# suites).  A line that starts like a result but is not one ("okay", "ok -
+# x"), a number out of turn, a plan that disagrees or is missing, a
+# non-zero exit status without any failed line, and an exit status of 4
+# (kselftest's skip) are failures; skips count as failures unless
+# LAB_ALLOW_SKIP=1 (report()).
 relay() {
-	local prefix=$1 rc=$2 file=$3 line name neg any_fail=0 any=0
+	local prefix=$1 rc=$2 file=$3 line name neg num any_fail=0 seg=0 plans=0
 	while IFS= read -r line; do
-		if [[ "$line" =~ ^(not\ )?ok(\ [0-9]+)?(\ -)?\ ?(.*)$ ]]; then
-			name=${BASH_REMATCH[4]}
-			neg=${BASH_REMATCH[1]}
-			any=1
+		if [[ "$line" =~ ^(not\ )?ok\ ([0-9]+)\ -\ (.*)$ ]]; then
+			neg=${BASH_REMATCH[1]} num=${BASH_REMATCH[2]} name=${BASH_REMATCH[3]}
+			seg=$((seg + 1))
+			if [ "$num" != "$seg" ]; then
+				any_fail=1
+				report fail "${prefix}TAP numbering" "test $num where $seg was due: '$line'"
+			fi
 			if [[ "$name" =~ ^(.*)\ \#\ [Ss][Kk][Ii][Pp]\ ?(.*)$ ]]; then
 				report skip "$prefix${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
 			elif [ -n "$neg" ]; then
@@ -82,17 +92,30 @@ relay() {
 			else
 				report ok "$prefix$name"
 			fi
-		elif [[ "$line" =~ ^[0-9]+\.\.[0-9]+$ ]] || [[ "$line" =~ ^[0-9]+\ passed ]] ||
-		     [[ "$line" =~ ^TAP\ version ]]; then
+		elif [[ "$line" =~ ^(not\ )?ok ]]; then
+			any_fail=1
+			report fail "${prefix}malformed TAP result line" "'$line' (want 'ok N - name')"
+		elif [[ "$line" =~ ^1\.\.([0-9]+)$ ]]; then
+			plans=$((plans + 1))
+			if [ "${BASH_REMATCH[1]}" != "$seg" ]; then
+				any_fail=1
+				report fail "${prefix}TAP plan" "plan $line after $seg result lines"
+			fi
+			seg=0
+		elif [[ "$line" =~ ^[0-9]+\ passed ]] || [[ "$line" =~ ^TAP\ version ]]; then
 			:
 		else
 			echo "#   ${line#\# }"
 		fi
 	done <"$file"
-	if [ "$rc" != 0 ] && [ "$rc" != 4 ] && [ $any_fail = 0 ]; then
+	if [ $seg != 0 ] || [ $plans = 0 ]; then
+		any_fail=1
+		report fail "${prefix}TAP plan" "$seg result lines after the last plan, $plans plan(s) (cut short?)"
+	fi
+	if [ "$rc" = 4 ]; then
+		report skip "${prefix}exit status" "exited 4 (skip)"
+	elif [ "$rc" != 0 ] && [ $any_fail = 0 ]; then
 		report fail "${prefix}exit status" "exited $rc without a failed check"
-	elif [ "$rc" = 4 ] && [ $any = 0 ]; then
-		report skip "${prefix}suite" "exited 4 (skip)"
 	fi
 }
 

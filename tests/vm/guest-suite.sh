@@ -10,23 +10,32 @@ export LAB_TOP=${LAB_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 kt_n=0
 echo "# guest: kernel $(uname -r), accel ${LAB_ACCEL:-?}, clock ${LAB_CLOCK:-?}, $(nproc) cpu(s)"
 health_re='WARNING:|BUG:|Oops|general protection|scheduling while atomic|possible recursive locking|circular locking|KFENCE:|INFO: task .* blocked|Call Trace:|=====.*SLUB|refcount_t:|list_(add|del) corruption'
+# After each suite's own TAP (its results numbered from 1 and its plan),
+# a block of two more, numbered and planned the same way: the suite's exit
+# status (4, kselftest's skip, is a skip, which tests/run.sh fails unless
+# skips are allowed) and the kernel log check.
+status=0
 for suite in "$@"; do
 	name=$(basename "$suite" .sh)
 	before=$(dmesg | wc -l)
 	start=$(date +%s)
 	KT_SUITE=$name timeout -k 5 "${KT_SUITE_TIMEOUT:-900}" bash "$suite"
 	rc=$?
-	case $rc in
-	0|1|4) ;;
-	124) echo "not ok - $name: suite timed out after ${KT_SUITE_TIMEOUT:-900} s" ;;
-	*) echo "not ok - $name: suite exited $rc" ;;
-	esac
 	echo "# $name: exit $rc after $(( $(date +%s) - start )) s"
+	case $rc in
+	0) echo "ok 1 - $name: exit status 0" ;;
+	4) echo "ok 1 - $name: exit status # SKIP the suite exited 4 (skip)" ;;
+	124) echo "not ok 1 - $name: suite timed out after ${KT_SUITE_TIMEOUT:-900} s"; status=1 ;;
+	*) echo "not ok 1 - $name: exit status $rc"; status=1 ;;
+	esac
 	bad=$(dmesg | tail -n +"$((before + 1))" | grep -E "$health_re")
 	if [ -n "$bad" ]; then
-		echo "not ok - $name: kernel log clean"
+		echo "not ok 2 - $name: kernel log clean"
 		printf '%s\n' "$bad" | head -n 20 | sed 's/^/#   /'
+		status=1
 	else
-		echo "ok - $name: kernel log clean"
+		echo "ok 2 - $name: kernel log clean"
 	fi
+	echo "1..2"
 done
+exit $status

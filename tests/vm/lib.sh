@@ -14,13 +14,14 @@ LAB_MODDIR=${LAB_MODDIR:-$LAB_TOP}
 
 KT_N=0
 KT_FAILED=0
+KT_SKIPPED=0
 KT_SUITE=${KT_SUITE:-$(basename "$0" .sh)}
 KT_TMP=$(mktemp -d /tmp/kt.XXXXXX)
 KSFT_PASS=0 KSFT_FAIL=1 KSFT_SKIP=4
 
 kt_ok() { KT_N=$((KT_N + 1)); echo "ok $KT_N - $KT_SUITE: $*"; }
 kt_fail() { KT_N=$((KT_N + 1)); KT_FAILED=$((KT_FAILED + 1)); echo "not ok $KT_N - $KT_SUITE: $*"; }
-kt_skip() { KT_N=$((KT_N + 1)); echo "ok $KT_N - $KT_SUITE: $1 # SKIP $2"; }
+kt_skip() { KT_N=$((KT_N + 1)); KT_SKIPPED=$((KT_SKIPPED + 1)); echo "ok $KT_N - $KT_SUITE: $1 # SKIP $2"; }
 kt_diag() { echo "# $*"; }
 
 # kt_check NAME CMD...: ok when CMD succeeds; on failure CMD's output is shown.
@@ -47,11 +48,24 @@ kt_check_not() {
 	fi
 }
 
+# kt_isnum X: X is a finite decimal number (no nan, inf, None, empty).
+kt_isnum() {
+	[[ "$1" =~ ^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$ ]]
+}
+
 # kt_cmp NAME VALUE OP LIMIT: numeric comparison with awk (floats allowed),
-# OP one of < <= > >= ==; the values are printed either way.
+# OP one of < <= > >= == !=; the values are printed either way.  A VALUE or
+# LIMIT that is not a finite decimal number ("nan", "None", "", a python
+# traceback) fails: awk would compare it as a string.
 kt_cmp() {
 	local name=$1 v=$2 op=$3 lim=$4
-	if awk -v v="$v" -v l="$lim" "BEGIN { exit !(v $op l) }" 2>/dev/null && [ -n "$v" ]; then
+	case "$op" in
+	"<"|"<="|">"|">="|"=="|"!=") ;;
+	*) kt_fail "$name (bad operator '$op')"; return ;;
+	esac
+	if ! kt_isnum "$v" || ! kt_isnum "$lim"; then
+		kt_fail "$name (got '${v}', want $op $lim: not a number)"
+	elif awk -v v="$v" -v l="$lim" "BEGIN { exit !((v + 0) $op (l + 0)) }"; then
 		kt_ok "$name ($v $op $lim)"
 	else
 		kt_fail "$name (got '${v}', want $op $lim)"
@@ -78,11 +92,16 @@ kt_rmmod_wait() {
 	done
 }
 
+# kt_done: clean up, print the plan "1..N" and "N passed, N failed"; exit
+# 0 when nothing failed, 1 when something did, 4 when every check skipped.
 kt_done() {
 	lab_cleanup
 	rm -rf "$KT_TMP"
-	[ $KT_FAILED = 0 ] && exit $KSFT_PASS
-	exit $KSFT_FAIL
+	echo "1..$KT_N"
+	echo "$((KT_N - KT_FAILED - KT_SKIPPED)) passed, $KT_FAILED failed"
+	[ $KT_FAILED = 0 ] || exit $KSFT_FAIL
+	[ $KT_N -gt 0 ] && [ $KT_SKIPPED = $KT_N ] && exit $KSFT_SKIP
+	exit $KSFT_PASS
 }
 
 # kt_mount_tracefs: tracefs at /sys/kernel/tracing.
