@@ -191,7 +191,8 @@ def build_flow(flow, socks, grid, t0):
     res = {"cum": np.zeros(n), "cum_dlv": np.zeros(n),
            "cwnd": np.full(n, np.nan), "srtt_ms": np.full(n, np.nan),
            "pacing_mbps": np.full(n, np.nan), "first": None, "last": None,
-           "retrans": 0, "segs": 0, "min_rtt_ms": None, "cc_seen": ""}
+           "retrans": 0, "segs": 0, "min_rtt_ms": None, "cc_seen": "",
+           "mss": None}
     cands = [rows for k, rows in socks.items() if k[0] == flow["port"]]
     if not cands or n == 0:
         return res
@@ -207,9 +208,14 @@ def build_flow(flow, socks, grid, t0):
     res["pacing_mbps"][idx] = [float(r["pacing_Bps"]) * 8 / 1e6 for r in rows]
     # tcpi_delivered (segments delivered, SACKed ones included) does not
     # stall while a loss recovery holds the cumulative ACK back: the rate
-    # series use it; byte totals use bytes_acked.
+    # series and Jain's index use it; byte totals use bytes_acked.  Its
+    # segments are of the socket's own MSS (tcpi_snd_mss: 1436 bytes for
+    # RAPID's marked data, 1448 for the others here); samples without it
+    # (older tcp.csv) fall back to the scenario's MSS_BYTES.
     if "delivered" in rows[0] and rows[0]["delivered"] not in (None, ""):
-        dlv = np.array([float(r["delivered"]) * bs.MSS_BYTES for r in rows])
+        mss = np.array([float(r.get("snd_mss") or 0) or bs.MSS_BYTES for r in rows])
+        dlv = np.array([float(r["delivered"]) for r in rows]) * mss
+        res["mss"] = int(mss[-1])
     else:
         dlv = acked
     last_i = int(idx[-1])
@@ -314,6 +320,7 @@ def analyze_run(plan, run, rdir):
     m["flow_cc"] = [f["cc"] for f in flows]
     m["flow_rtt_ms"] = [f["rtt_ms"] for f in flows]
     m["flow_min_rtt_ms"] = [_r(s["min_rtt_ms"], 1) for s in fs]
+    m["flow_mss"] = [s.get("mss") for s in fs]
     m["flow_goodput_mbps"] = [_r(flow_gp(f, s), 2) for f, s in zip(flows, fs)]
     tested = [(f, s) for f, s in zip(flows, fs) if f["tested"]]
     others = [(f, s) for f, s in zip(flows, fs) if not f["tested"]]
@@ -394,7 +401,9 @@ def analyze_run(plan, run, rdir):
 
     # Fairness among all bulk flows.
     if len(flows) >= 2:
-        jt = bm.jain_by_timescale(grid, [s["cum"] for s in fs],
+        # (delivered, not bytes_acked: the cumulative ACK stalls in a loss
+        # recovery, which would read as unfairness at short timescales)
+        jt = bm.jain_by_timescale(grid, [s["cum_dlv"] for s in fs],
                                   [(f["start_s"], f["stop_s"]) for f in flows],
                                   an["jain_timescales_s"], t_from, t_to)
         for ts, v in jt.items():

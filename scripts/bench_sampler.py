@@ -19,7 +19,9 @@ the same clock as the driver's $EPOCHREALTIME):
   tcp.csv    t,sender,sport,dport,cookie,cc,state,ca_state,cwnd,ssthresh,
              srtt_us,rttvar_us,min_rtt_us,pacing_Bps,delivery_Bps,
              bytes_acked,bytes_sent,bytes_retrans,data_segs_out,
-             total_retrans,lost,unacked,app_limited,delivered
+             total_retrans,lost,unacked,app_limited,delivered,snd_mss
+             (delivered counts segments: times snd_mss, the socket's own
+             MSS, it is bytes; RAPID's marked segments carry 12 bytes less)
   qdisc.csv  t,handle,kind,bytes,packets,drops,overlimits,qlen,backlog_bytes
   cbr.csv    t,cbr,bytes,packets   (with --cbr: the root qdisc of each
              constant-bit-rate sender, so the analysis knows when its
@@ -68,13 +70,13 @@ TI = {
     "min_rtt": (148, "I"), "data_segs_out": (156, "I"),
     "delivery_rate": (160, "Q"), "bytes_sent": (200, "Q"),
     "bytes_retrans": (208, "Q"), "lost": (32, "I"), "unacked": (24, "I"),
-    "delivered": (192, "I"),
+    "delivered": (192, "I"), "snd_mss": (16, "I"),
 }
 
 TCP_HEADER = ("t,sender,sport,dport,cookie,cc,state,ca_state,cwnd,ssthresh,"
               "srtt_us,rttvar_us,min_rtt_us,pacing_Bps,delivery_Bps,"
               "bytes_acked,bytes_sent,bytes_retrans,data_segs_out,"
-              "total_retrans,lost,unacked,app_limited,delivered")
+              "total_retrans,lost,unacked,app_limited,delivered,snd_mss")
 QDISC_HEADER = "t,handle,kind,bytes,packets,drops,overlimits,qlen,backlog_bytes"
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -177,7 +179,7 @@ def sample_tcp(sock, seq, ports):
                      ti_get(info, "bytes_retrans"), ti_get(info, "data_segs_out"),
                      ti_get(info, "total_retrans"), ti_get(info, "lost"),
                      ti_get(info, "unacked"), app_limited,
-                     ti_get(info, "delivered")))
+                     ti_get(info, "delivered"), ti_get(info, "snd_mss")))
     return rows
 
 
