@@ -38,8 +38,18 @@ and stream counts to stderr.  Then:
 
     build/rapid-trace TRACE         # ABest per stream, and the helper's
 
-Exit status: 0, 1 on a capture without marked packets or unreadable, 2 on
-bad usage.  Needs dpkt (scripts/requirements.txt, the lab venv).
+Reads pcap (microsecond or nanosecond) and pcapng (Wireshark's default;
+its timestamps at the interface's resolution).  A damaged capture gives
+the trace of what is complete, with a warning on stderr and exit status 4:
+a last record cut short (a killed tcpdump) is dropped, a segment whose TCP
+options the snap length cut is skipped (take -s 128 or more), a marked
+packet whose data option is invalid (N = 0, or index >= N) is skipped.
+
+Exit status: 0 the trace is written; 1 the capture is unreadable (not
+pcap or pcapng, an unsupported link type) or holds no marked packets; 2
+bad usage; 3 the trace cannot be written (-o); 4 the trace is written from
+a damaged capture (above).  Needs dpkt (scripts/requirements.txt, the lab
+venv).
 """
 import argparse
 import socket
@@ -58,15 +68,114 @@ SLL2_LINKTYPE = 276
 RAW_LINKTYPES = (12, 14, 101)
 
 
-def frames(path):
+PCAPNG_MAGIC = b'\x0a\x0d\x0d\x0a'
+
+
+class Damage:
+    """What was wrong with the capture: counts for the warning."""
+
+    def __init__(self):
+        self.cut_record = None		# why the last record was dropped
+        self.cut_opts = 0		# segments whose options the snap cut
+        self.bad_dopt = 0		# marked packets with N = 0 or idx >= N
+
+    def warnings(self):
+        w = []
+        if self.cut_record:
+            w.append(f'the capture is cut short ({self.cut_record}): its last '
+                     'record was dropped, the trace holds the packets before it')
+        if self.cut_opts:
+            w.append(f'{self.cut_opts} TCP segment(s) with options cut by the '
+                     'snap length skipped (capture with -s 128 or more)')
+        if self.bad_dopt:
+            w.append(f'{self.bad_dopt} marked packet(s) with an invalid data '
+                     'option (N = 0 or index >= N) skipped')
+        return w
+
+
+class _ShortReads:
+    """A file whose reads remember when one came back short: dpkt's pcap
+    reader yields a record whose body the file cut without saying so."""
+
+    def __init__(self, f):
+        self.f = f
+        self.name = getattr(f, 'name', '?')
+        self.short = False
+
+    def read(self, n=-1):
+        b = self.f.read(n)
+        if n is not None and n >= 0 and len(b) < n:
+            self.short = True
+        return b
+
+
+def _pcap_records(f, dmg):
+    """(ns, link, frame) of a pcap file."""
+    sf = _ShortReads(f)
+    rd = dpkt.pcap.Reader(sf)
+    link = rd.datalink()
+    it = iter(rd)
+    while True:
+        try:
+            ts, buf = next(it)
+        except StopIteration:
+            return
+        except dpkt.NeedData:
+            dmg.cut_record = 'a record header is incomplete'
+            return
+        if sf.short:
+            dmg.cut_record = 'the last record has fewer bytes than its header says'
+            return
+        # nanosecond captures give a Decimal stamp (exact), others float
+        ns = int(ts * 1000000000) if not isinstance(ts, float) \
+            else int(round(ts * 1e6)) * 1000
+        yield ns, link, buf
+
+
+def _pcapng_records(f, dmg):
+    """(ns, link, frame) of a pcapng file: dpkt's reader checks the section
+    and the first interface; the packet blocks are read here so that the
+    stamps stay exact integers (dpkt's iterator gives float seconds, ~0.4
+    us coarse) and a block cut short is noticed."""
+    rd = dpkt.pcapng.Reader(f)
+    link = rd.datalink()
+    le = rd._Reader__le		# pylint: disable=protected-access
+    div = int(round(rd._divisor))
+    off = int(rd._tsoffset)
+    while True:
+        hdr = f.read(8)
+        if not hdr:
+            return
+        if len(hdr) < 8:
+            dmg.cut_record = 'a block header is incomplete'
+            return
+        typ, blen = int.from_bytes(hdr[:4], 'little' if le else 'big'), \
+            int.from_bytes(hdr[4:8], 'little' if le else 'big')
+        if blen < 12:
+            dmg.cut_record = f'a block claims {blen} bytes'
+            return
+        body = f.read(blen - 8)
+        if len(body) < blen - 8:
+            dmg.cut_record = 'the last block has fewer bytes than its header says'
+            return
+        if typ == dpkt.pcapng.PCAPNG_BT_EPB:
+            cls = dpkt.pcapng.EnhancedPacketBlockLE if le else dpkt.pcapng.EnhancedPacketBlock
+            try:
+                epb = cls(hdr + body)
+            except (dpkt.UnpackError, ValueError) as e:
+                dmg.cut_record = f'a packet block does not parse ({e})'
+                return
+            ticks = (epb.ts_high << 32) | epb.ts_low
+            yield off * 1000000000 + ticks * 1000000000 // div, link, epb.pkt_data
+
+
+def frames(path, dmg):
     """(recv_ns, ip packet) of every IPv4/IPv6 frame of the capture."""
     with open(path, 'rb') as f:
-        rd = dpkt.pcap.Reader(f)
-        link = rd.datalink()
-        for ts, buf in rd:
-            # nanosecond captures give a Decimal stamp (exact), others float
-            ns = int(ts * 1000000000) if not isinstance(ts, float) \
-                else int(round(ts * 1e6)) * 1000
+        pcapng = f.read(4) == PCAPNG_MAGIC
+        f.seek(0)
+        recs = _pcapng_records(f, dmg) if pcapng else _pcap_records(f, dmg)
+        for ns, link, buf in recs:
             try:
                 if link == dpkt.pcap.DLT_EN10MB:
                     ip = dpkt.ethernet.Ethernet(buf).data
@@ -77,20 +186,28 @@ def frames(path):
                 elif link in RAW_LINKTYPES:
                     ip = dpkt.ip.IP(buf) if buf[0] >> 4 == 4 else dpkt.ip6.IP6(buf)
                 else:
-                    raise SystemExit(f'{path}: link type {link} not supported')
+                    raise ValueError(f'link type {link} not supported')
             except (dpkt.UnpackError, IndexError):
                 continue
             if isinstance(ip, (dpkt.ip.IP, dpkt.ip6.IP6)):
                 yield ns, ip
 
 
-def exp_option(tcp, exid, length):
-    """The data bytes after the ExID of the first kind-253 option with
-    that ExID and length, or None."""
+def tcp_opts(tcp):
+    """The segment's options, or None when they are cut short (dpkt leaves
+    None in the list for a kind byte without its length or data)."""
     try:
         opts = dpkt.tcp.parse_opts(tcp.opts)
     except (dpkt.UnpackError, IndexError):
         return None
+    if len(tcp.opts) < tcp.off * 4 - 20 or any(o is None for o in opts):
+        return None
+    return opts
+
+
+def exp_option(opts, exid, length):
+    """The data bytes after the ExID of the first kind-253 option with
+    that ExID and length, or None."""
     for kind, data in opts:
         if kind == OPT_KIND and len(data) == length - 2 and \
                 int.from_bytes(data[:2], 'big') == exid:
@@ -113,23 +230,30 @@ def addr(ip, src):
     return socket.inet_ntop(socket.AF_INET if len(a) == 4 else socket.AF_INET6, a)
 
 
-def collect(path):
+def collect(path, dmg):
     """Marked data packets per flow, and feedback options per reverse flow."""
     data = {}	# flow -> [(recv_ns, id, idx, n, tx32, bytes)]
     fb = {}	# flow (as seen from the data sender) -> {id: hex}
-    for ns, ip in frames(path):
+    for ns, ip in frames(path, dmg):
         tcp = ip.data
         if not isinstance(tcp, dpkt.tcp.TCP):
             continue
+        opts = tcp_opts(tcp)
+        if opts is None:
+            dmg.cut_opts += 1
+            continue
         flow = (addr(ip, True), tcp.sport, addr(ip, False), tcp.dport)
-        d = exp_option(tcp, EXID_DATA, DOPT_LEN)
+        d = exp_option(opts, EXID_DATA, DOPT_LEN)
         nbytes = payload_len(ip, tcp)
         if d is not None and nbytes:
+            if d[5] == 0 or d[4] >= d[5]:
+                dmg.bad_dopt += 1
+                continue
             sid = int.from_bytes(d[2:4], 'big')
             data.setdefault(flow, []).append(
                 (ns, sid, d[4], d[5], int.from_bytes(d[6:10], 'big'), nbytes))
             continue
-        f = exp_option(tcp, EXID_FB, FBOPT_LEN)
+        f = exp_option(opts, EXID_FB, FBOPT_LEN)
         if f is not None:
             rev = (flow[2], flow[3], flow[0], flow[1])
             sid = int.from_bytes(f[2:4], 'big')
@@ -153,7 +277,8 @@ def streams(pkts):
             out.append(cur)
         if idx < cur['n'] and idx not in cur['pk']:
             cur['pk'][idx] = (tx32, ns, nbytes)
-    return out
+    # (a stream whose packets all disagreed with its first one's N is empty)
+    return [st for st in out if st['pk']]
 
 
 def write_stream(st, fbhex, out):
@@ -192,11 +317,16 @@ def main():
     ap.add_argument('--port', type=int, help="the flow's sender or receiver port")
     ap.add_argument('--stats', action='store_true', help='counts on stderr')
     a = ap.parse_args()
+    dmg = Damage()
     try:
-        data, fb = collect(a.capture)
-    except (OSError, ValueError, dpkt.NeedData) as e:
-        print(f'rapid_pcap2trace: {a.capture}: {e}', file=sys.stderr)
+        data, fb = collect(a.capture, dmg)
+    except (OSError, ValueError, dpkt.UnpackError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else e
+        print(f'rapid_pcap2trace: {a.capture}: not a readable pcap or pcapng '
+              f'capture: {why}', file=sys.stderr)
         return 1
+    for w in dmg.warnings():
+        print(f'rapid_pcap2trace: warning: {a.capture}: {w}', file=sys.stderr)
     flows = [f for f in data if a.port is None or a.port in (f[1], f[3])]
     if not flows:
         print(f'rapid_pcap2trace: {a.capture}: no marked RAPID data'
@@ -205,18 +335,28 @@ def main():
     flow = max(flows, key=lambda f: len(data[f]))
     sts = streams(data[flow])
     fbs = fb.get(flow, {})
-    out = open(a.out, 'w') if a.out else sys.stdout
-    with out:
-        out.write(f'# {flow[0]}:{flow[1]} -> {flow[2]}:{flow[3]}, '
-                  f'{len(data[flow])} marked packets, {len(sts)} p-streams\n')
-        for st in sts:
-            write_stream(st, fbs.get(st['id']), out)
+    try:
+        out = open(a.out, 'w') if a.out else sys.stdout
+    except OSError as e:
+        print(f'rapid_pcap2trace: cannot write the trace to {a.out}: {e.strerror}',
+              file=sys.stderr)
+        return 3
+    try:
+        with out:
+            out.write(f'# {flow[0]}:{flow[1]} -> {flow[2]}:{flow[3]}, '
+                      f'{len(data[flow])} marked packets, {len(sts)} p-streams\n')
+            for st in sts:
+                write_stream(st, fbs.get(st['id']), out)
+    except OSError as e:
+        print(f'rapid_pcap2trace: cannot write the trace to {a.out or "stdout"}: '
+              f'{e.strerror}', file=sys.stderr)
+        return 3
     if a.stats:
         sizes = Counter(len(s['pk']) == s['n'] for s in sts)
         print(f'rapid_pcap2trace: {len(data[flow])} packets, {len(sts)} streams '
               f'({sizes[True]} complete), {len(fbs)} feedback options',
               file=sys.stderr)
-    return 0
+    return 4 if dmg.warnings() else 0
 
 
 if __name__ == '__main__':

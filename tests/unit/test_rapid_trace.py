@@ -198,4 +198,90 @@ for bad, why in ((good[:-2], "short"), (good[:-2] + "zz", "not hex"),
 rc, out, err = run(CLI, "-F", "0", SAMPLE)
 T.check("CLI: -F 0 -> exit 2 (bad usage)", rc == 2, f"rc {rc} {err}")
 
+# 4. damaged and other captures: a clear message and exit status, never a
+# traceback; what is complete still gives its trace (exit 4, a warning)
+def conv(*argv):
+    rc, out, err = run(sys.executable, CONV, *argv)
+    return rc, out, err, "Traceback" not in err
+
+
+def same_as_direct(trace_text, drop=()):
+    path = os.path.join(TMP, "cmp.trace")
+    with open(path, "w") as f:
+        f.write(trace_text)
+    rc, out, err = run(CLI, path)
+    got = {k: v[:3] for k, v in streams_of(out).items()}
+    want = {k: v[:3] for k, v in direct.items() if k not in drop}
+    return rc == 0 and got == want
+
+
+# pcapng (Wireshark's default), nanosecond interface resolution
+ng = os.path.join(TMP, "IPv4.pcapng")
+with open(os.path.join(TMP, "IPv4.pcap"), "rb") as f:
+    recs = list(dpkt.pcap.Reader(f))
+LE = sys.byteorder == "little"
+IDB = dpkt.pcapng.InterfaceDescriptionBlockLE if LE else dpkt.pcapng.InterfaceDescriptionBlock
+OPT = dpkt.pcapng.PcapngOptionLE if LE else dpkt.pcapng.PcapngOption
+with open(ng, "wb") as f:
+    idb = IDB(snaplen=65535, linktype=dpkt.pcap.DLT_EN10MB,
+              opts=[OPT(code=dpkt.pcapng.PCAPNG_OPT_IF_TSRESOL, data=b"\x09"),
+                    OPT(code=dpkt.pcapng.PCAPNG_OPT_ENDOFOPT)])
+    w = dpkt.pcapng.Writer(f, idb=idb)
+    for ts, buf in recs:
+        ns = int(ts * 10 ** 9)
+        w.writepkt(w._kls(ts_high=ns >> 32, ts_low=ns & 0xffffffff, caplen=len(buf),
+                          pkt_len=len(buf), pkt_data=buf))
+rc, out, err, clean = conv(ng)
+T.check("pcapng: read (ns stamps), the same analysis as the pcap", rc == 0 and clean and
+        same_as_direct(out), f"rc {rc} {err[-400:]}")
+
+# the last record cut short (a killed tcpdump), pcap and pcapng: the trace
+# is that of the capture without its last record
+last = len(recs[-1][1])
+for src, what, rec_len in ((os.path.join(TMP, "IPv4.pcap"), "pcap", 16 + last),
+                           (ng, "pcapng", 32 + last + (-last % 4))):
+    cut = src + ".cut"
+    with open(src, "rb") as f:
+        b = f.read()
+    with open(cut, "wb") as f:
+        f.write(b[:-rec_len])
+    rc0, want, err0, _ = conv(cut)
+    for chop, part in ((30, "body"), (rec_len - 6, "header")):
+        with open(cut, "wb") as f:
+            f.write(b[:-chop])
+        rc, out, err, clean = conv(cut)
+        T.check(f"{what}, last record cut in its {part}: exit 4, a warning, the trace "
+                "of the complete packets", rc0 == 0 and rc == 4 and clean and
+                "cut short" in err and out == want and out.count("\n") > 100,
+                f"rc {rc} (complete ones: {rc0} {err0}) {err[-400:]}")
+
+# options cut by the snap length: a lone kind byte (dpkt: None in the list)
+cap = os.path.join(TMP, "snap55.pcap")
+write_capture(cap, False, smp, fb, 55)
+rc, out, err, clean = conv(cap)
+T.check("snap length through the TCP options: exit 1, says the snap cut the options",
+        rc == 1 and clean and "snap length" in err, f"rc {rc} {err[-400:]}")
+
+# marked packets with N = 0 and with index >= N amid a valid capture
+cap = os.path.join(TMP, "badn.pcap")
+write_capture(cap, False, smp, fb)
+with open(cap, "ab") as f:
+    w = dpkt.pcap.Writer.__new__(dpkt.pcap.Writer)
+    hdr = dpkt.pcap.LEPktHdr if sys.byteorder == "little" else dpkt.pcap.PktHdr
+    t_end = smp[-1][1][-1][1] + 10 ** 6
+    for i, opt in enumerate((crafted.dopt(7, 0, 0, 5), crafted.dopt(7, 31, 30, 5))):
+        b = bytes(ip_packet(False, 1, 2, 5201, 40000, opt, b"x" * 100))
+        ns = t_end + i
+        f.write(bytes(hdr(tv_sec=ns // 10 ** 9, tv_usec=ns % 10 ** 9,
+                          caplen=len(b), len=len(b))) + b)
+rc, out, err, clean = conv(cap)
+T.check("data options with N = 0 and index >= N: exit 4, 2 skipped, the rest analysed",
+        rc == 4 and clean and "2 marked packet(s) with an invalid data option" in err and
+        same_as_direct(out), f"rc {rc} {err[-400:]}")
+
+# an unwritable -o
+rc, out, err, clean = conv(os.path.join(TMP, "IPv4.pcap"), "-o", os.path.join(TMP, "no", "dir", "t"))
+T.check("unwritable -o: exit 3, says it cannot write the trace",
+        rc == 3 and clean and "cannot write" in err, f"rc {rc} {err[-400:]}")
+
 sys.exit(T.done())
