@@ -33,6 +33,8 @@ static const char usage_text[] =
 "  recv_ns    receive stamp in receive-clock ticks, or -1: packet lost\n"
 "  bytes      payload bytes, 1..65535\n"
 "  '#' starts a comment (whole line or trailing); blank lines are ignored.\n"
+"  A line is at most 1023 bytes and ends with a newline (the last one too:\n"
+"  a file cut short is an error); a NUL byte is an error.\n"
 "A line 'fb ID OPTION_HEX' (scripts/rapid_pcap2trace.py writes it before a\n"
 "stream's packets) gives the receiver helper's feedback option for the next\n"
 "p-stream with id ID: its ABest and rule are printed beside the analysis.\n"
@@ -214,23 +216,46 @@ static int parse_u64(const char *s, uint64_t *v)
 	return errno || end == s || *end ? -1 : 0;
 }
 
+static const char *const field_names[4] = {
+	"stream_id", "send_ns", "recv_ns", "bytes"
+};
+
+/* the longest line, newline included, that a trace may have */
+#define TRACE_LINE_MAX 1024
+
 static int process(FILE *f, const char *name, const struct trace_opts *t)
 {
 	struct stream_state st = { 0 };
-	char line[1024];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
 	unsigned long lineno = 0;
+	int ret = 1;
 
 	printf("# %-6s %4s %10s %10s  %-11s %s\n", "id", "pkts", "top_Mbps",
 	       "abest_Mbps", "rule", "flags");
-	while (fgets(line, sizeof(line), f)) {
-		char *hash, *fld[5], *save = NULL;
-		uint64_t id, snd, rcv = 0, bytes;
-		int nf = 0, lost = 0;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		char *hash, *fld[5], *save = NULL, *nul;
+		uint64_t id, snd, rcv = 0, bytes, *val[4];
+		int nf = 0, lost = 0, k;
 
 		lineno++;
-		if (!strchr(line, '\n') && !feof(f)) {
-			fprintf(stderr, "%s:%lu: line too long\n", name, lineno);
-			return 1;
+		nul = memchr(line, '\0', (size_t)len);
+		if (nul) {
+			fprintf(stderr, "%s:%lu:%ld: a NUL byte (a binary file, not a trace?)\n",
+				name, lineno, (long)(nul - line) + 1);
+			goto out;
+		}
+		if (len > TRACE_LINE_MAX - (line[len - 1] == '\n' ? 0 : 1)) {
+			fprintf(stderr, "%s:%lu: line too long (%ld bytes, at most %d)\n",
+				name, lineno, (long)len - (line[len - 1] == '\n'),
+				TRACE_LINE_MAX - 1);
+			goto out;
+		}
+		if (line[len - 1] != '\n') {
+			fprintf(stderr, "%s:%lu:%ld: the last line has no newline: the file is cut short (here: '%s')\n",
+				name, lineno, (long)len, line);
+			goto out;
 		}
 		hash = strchr(line, '#');
 		if (hash)
@@ -244,29 +269,40 @@ static int process(FILE *f, const char *name, const struct trace_opts *t)
 			if (parse_fb(&st, fld, nf)) {
 				fprintf(stderr, "%s:%lu: expected fb ID OPTION_HEX (a valid 8-byte feedback option for ID)\n",
 					name, lineno);
-				return 1;
+				goto out;
 			}
 			continue;
 		}
 		if (nf != 4) {
 			fprintf(stderr, "%s:%lu: expected 4 fields: stream_id send_ns recv_ns bytes\n",
 				name, lineno);
-			return 1;
+			goto out;
 		}
 		if (!strcmp(fld[2], "-1"))
 			lost = 1;
-		if (parse_u64(fld[0], &id) || parse_u64(fld[1], &snd) ||
-		    (!lost && parse_u64(fld[2], &rcv)) ||
-		    parse_u64(fld[3], &bytes) || bytes > UINT32_MAX) {
-			fprintf(stderr, "%s:%lu: malformed field\n", name, lineno);
-			return 1;
+		val[0] = &id;
+		val[1] = &snd;
+		val[2] = &rcv;
+		val[3] = &bytes;
+		for (k = 0; k < 4; k++) {
+			if (k == 2 && lost)
+				continue;
+			if (parse_u64(fld[k], val[k]) || (k == 3 && bytes > UINT32_MAX)) {
+				fprintf(stderr, "%s:%lu:%ld: field %d (%s) is not %s: '%s'\n",
+					name, lineno, (long)(fld[k] - line) + 1, k + 1,
+					field_names[k], k == 3 ? "an unsigned decimal below 2^32" :
+					k == 2 ? "an unsigned decimal or -1" :
+					"an unsigned decimal below 2^64", fld[k]);
+				goto out;
+			}
 		}
 		if (!st.open || id != st.id) {
 			finish_stream(&st, t);
 			if (rapid_pc_obs_init(&st.obs, (uint16_t)id, &t->snd_clk,
 					      &t->rcv_clk)) {
 				fprintf(stderr, "invalid clock settings\n");
-				return 2;
+				ret = 2;
+				goto out;
 			}
 			st.id = id;
 			st.idx = 0;
@@ -285,10 +321,13 @@ static int process(FILE *f, const char *name, const struct trace_opts *t)
 	}
 	if (ferror(f)) {
 		fprintf(stderr, "%s: read error\n", name);
-		return 1;
+		goto out;
 	}
 	finish_stream(&st, t);
-	return 0;
+	ret = 0;
+out:
+	free(line);
+	return ret;
 }
 
 static int parse_num(const char *arg, const char *what, uint64_t lo,

@@ -284,4 +284,20 @@ rc, out, err, clean = conv(os.path.join(TMP, "IPv4.pcap"), "-o", os.path.join(TM
 T.check("unwritable -o: exit 3, says it cannot write the trace",
         rc == 3 and clean and "cannot write" in err, f"rc {rc} {err[-400:]}")
 
+# 5. the CLI says what is wrong with a trace, and where
+for data, want, why in ((b"1 100 200 1500\n1 2\x0000 300 1500\n", ":2:4: a NUL byte", "a NUL byte"),
+                        (b"1 100 200 1500\n1 300 400 15", ":2:12: the last line has no newline",
+                         "a file cut mid-number"),
+                        (b"1 100 200 1500\n1 3x0 400 1500\n", ":2:3: field 2 (send_ns)",
+                         "a malformed field"),
+                        (b"1 100 200 1500" + b" " * 1100 + b"\n", ":1: line too long (1114 bytes, at most 1023)",
+                         "a line over 1023 bytes")):
+    path = os.path.join(TMP, "bad.trace")
+    with open(path, "wb") as f:
+        f.write(data)
+    rc, out, err = run(CLI, path)
+    T.check(f"CLI: {why} -> exit 1, '{want.strip(':')}'", rc == 1 and want in err, f"rc {rc} {err}")
+rc, out, err = run(CLI, "--help")
+T.check("CLI: --help states the line-length limit", rc == 0 and "at most 1023 bytes" in out, out)
+
 sys.exit(T.done())
