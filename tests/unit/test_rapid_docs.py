@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""docs/rapid.md against the code: the size of a stream record (struct
+rapid_stream, copied out of tcp_rapid.c and compiled here with the pure
+headers, as the module compiles it on x86-64), the names of struct rapid's
+fields the page quotes, and its files table listing every RAPID source."""
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, HERE)
+from tap import Tap  # noqa: E402
+
+T = Tap("rapid_docs: ")
+src = open(os.path.join(TOP, "tcp_rapid.c")).read()
+doc = open(os.path.join(TOP, "docs", "rapid.md")).read()
+rel = open(os.path.join(TOP, "docs", "reliability.md")).read()
+
+
+def struct_text(name):
+    m = re.search(r"^struct %s \{\n.*?^\};" % name, src, re.S | re.M)
+    return m.group(0) if m else None
+
+
+rec = struct_text("rapid_stream")
+size = None
+if T.check("struct rapid_stream found in tcp_rapid.c", rec is not None):
+    with tempfile.TemporaryDirectory() as d:
+        c = os.path.join(d, "s.c")
+        with open(c, "w") as f:
+            f.write('#include <stdio.h>\n#include "rapid_chirp.h"\n' + rec +
+                    '\nint main(void) { printf("%zu\\n", sizeof(struct rapid_stream)); return 0; }\n')
+        p = subprocess.run([os.environ.get("CC", "gcc"), "-std=gnu11", "-I", TOP, "-o",
+                            os.path.join(d, "s"), c], capture_output=True, text=True)
+        if T.check("it compiles with the pure headers", p.returncode == 0, p.stderr[-500:]):
+            size = int(subprocess.run([os.path.join(d, "s")], capture_output=True,
+                                      text=True).stdout)
+said = re.findall(r"stream records \((\d+) bytes each\)", doc)
+T.check(f"docs/rapid.md gives a stream record's size as sizeof (= {size})",
+        said and all(int(x) == size for x in said), f"docs say {said}, sizeof {size}")
+said = re.findall(r"stream records of (\d+) bytes", rel)
+T.check(f"docs/reliability.md gives the same size (= {size})",
+        said and all(int(x) == size for x in said), f"docs say {said}, sizeof {size}")
+
+fields = set(re.findall(r"\b(\w+);", struct_text("rapid") or ""))
+quoted = set(re.findall(r"ca->(\w+)", doc))
+T.check("every ca->FIELD docs/rapid.md quotes is a field of struct rapid",
+        fields and quoted <= fields, f"not in struct rapid: {sorted(quoted - fields)}")
+
+table = doc[doc.index("Files:"):doc.index("## Model")]
+listed = set(re.findall(r"^\| `([^`]+)`", table, re.M))
+sources = {os.path.basename(p) for p in glob.glob(os.path.join(TOP, "rapid_*.h"))}
+sources |= {os.path.basename(p) for p in glob.glob(os.path.join(TOP, "tcp_rapid*.c"))
+            if not p.endswith(".mod.c")}
+sources.add("cc_stats.h")
+T.check("docs/rapid.md's files table lists every RAPID source",
+        sources <= listed, f"missing: {sorted(sources - listed)}")
+sys.exit(T.done())
