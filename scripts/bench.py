@@ -321,6 +321,12 @@ def analyze_run(plan, run, rdir):
     m["flow_rtt_ms"] = [f["rtt_ms"] for f in flows]
     m["flow_min_rtt_ms"] = [_r(s["min_rtt_ms"], 1) for s in fs]
     m["flow_mss"] = [s.get("mss") for s in fs]
+    # delivered x MSS against bytes_acked at the end, per flow: 1 when the
+    # MSS is each socket's own (no partial segments), 1.0084 for RAPID's
+    # marked data counted in 1448-byte segments
+    m["flow_dlv_over_acked"] = [_r(s["cum_dlv"][-1] / s["cum"][-1], 5)
+                                if s["cum"][-1] > 0 else None for s in fs]
+    m["modparams_seen"] = meta.get("modparams") or {}
     m["flow_goodput_mbps"] = [_r(flow_gp(f, s), 2) for f, s in zip(flows, fs)]
     tested = [(f, s) for f, s in zip(flows, fs) if f["tested"]]
     others = [(f, s) for f, s in zip(flows, fs) if not f["tested"]]

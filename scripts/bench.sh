@@ -60,9 +60,15 @@ log() { printf 'bench: %s\n' "$*" >&2; }
 # module build as the compiler.
 unset MAKEFLAGS MAKEOVERRIDES MFLAGS CC
 if [ $build = 1 ]; then
-	log "set-up (scripts/lab-setup.sh)"
+	log "set-up (scripts/lab-setup.sh; on a fresh machine it downloads the"
+	log "  pinned kernel, QEMU and virtme-ng first: its steps follow)"
 	mkdir -p "$top/build"	# a fresh clone has none yet
-	bash "$here/lab-setup.sh" >"$top/build/bench-setup.log" 2>&1 || {
+	set +e
+	bash "$here/lab-setup.sh" 2>&1 | tee "$top/build/bench-setup.log" |
+		grep --line-buffered -E '^lab-setup: ' | sed -u 's/^/bench:   /' >&2
+	setup_rc=${PIPESTATUS[0]}
+	set -e
+	[ "$setup_rc" = 0 ] || {
 		tail -n 20 "$top/build/bench-setup.log" >&2
 		log "set-up failed (log: build/bench-setup.log)"
 		exit 1

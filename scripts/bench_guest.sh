@@ -134,7 +134,7 @@ run_one() {
 	local W
 	W=$(mktemp -d /tmp/bench-run.XXXXXX)
 	cp "$RUN_DIR"/short*.schedule.json "$W/" 2>/dev/null
-	echo "# bench: run $RUN_ID ($((RUN_DURATION_US / 1000000)) s)" >&2
+	echo "# bench: run $RUN_K of $RUN_N: $RUN_ID (${RUN_CCS[*]}; $((RUN_DURATION_US / 1000000)) s of guest time)" >&2
 
 	for cc in "${RUN_CCS[@]}"; do
 		lab_cc_available "$cc" || modprobe "tcp_$cc" 2>/dev/null
@@ -205,11 +205,19 @@ run_one() {
 	for i in $(seq 1 600); do [ -f "$W/.ready" ] && break; sleep 0.1; done
 	[ -f "$W/.ready" ] || err="the sampler did not start"
 
-	# Play the events.
-	local t0 t0s k arg
+	# Play the events, with a progress line every 10 guest seconds (the
+	# host relays "# bench:" lines: a long run is not silent).
+	local t0 t0s k arg hb_pid
 	local -a clients=()
 	t0=$(now_us)
 	t0s=$(us_to_s "$t0")
+	( s=0 d=$((RUN_DURATION_US / 1000000))
+	  while sleep 10; do
+		s=$((s + 10))
+		[ $s -lt "$d" ] || break
+		echo "# bench: run $RUN_K of $RUN_N: $RUN_ID: $s of $d s of guest time done" >&2
+	  done ) &
+	hb_pid=$!
 	echo "t_s,kind,arg" >"$W/events.csv"
 	for k in "${!EV_US[@]}"; do
 		sleep_until_us $((t0 + EV_US[k]))
@@ -235,6 +243,8 @@ run_one() {
 		esac
 	done
 	sleep_until_us $((t0 + RUN_DURATION_US))
+	kill "$hb_pid" 2>/dev/null
+	wait "$hb_pid" 2>/dev/null
 
 	# The flows end a little after their scheduled stop (iperf3's set-up
 	# comes first); give them 30 s, then stop them.
@@ -263,6 +273,16 @@ run_one() {
 			"$t0s" "$(us_to_s "$t_end")"
 		printf '"router": "%s", "senders": [%s], ' "$LAB_RTR" \
 			"$(printf '"%s",' "${LAB_SND[@]}" | sed 's/,$//')"
+		# the module parameters as the run left them (read back)
+		printf '"modparams": {'
+		local sep=""
+		for mp in "${RUN_MODPARAMS[@]}"; do
+			name=${mp%%=*}
+			printf '%s"%s": "%s"' "$sep" "$name" \
+				"$(cat "/sys/module/${name%%/*}/parameters/${name#*/}" 2>/dev/null)"
+			sep=", "
+		done
+		printf '}, '
 		printf '"error": %s}\n' "$( [ -n "$err" ] && printf '"%s"' "$err" || echo null)"
 	} >"$W/run.json"
 	[ -n "$err" ] && { echo "$err" >"$W/error"; echo "bench: $RUN_ID: $err" >&2; }
@@ -275,7 +295,9 @@ run_one() {
 	[ -z "$err" ]
 }
 
+RUN_N=$# RUN_K=0
 for idx in "$@"; do
+	RUN_K=$((RUN_K + 1))
 	run_one "$idx" || run_failed=1
 done
 printf '%s\n' "$(us_to_s "$(now_us)")" >"$out/guest.end"
