@@ -8,7 +8,9 @@
   xfer.py client --dst HOST --port P --bytes N --seed S [--cc NAME]
                  [--switch a,b,c --every BYTES]
       send N pseudo-random bytes (a seeded stream, no files), print
-      "<bytes> <sha256>" of what was sent; with --switch, change the
+      "<bytes> <sha256> secs <S>" of what was sent, S the seconds from
+      connect() until the server had read it all and closed (python's
+      start-up not included); with --switch, change the
       socket's congestion control (setsockopt TCP_CONGESTION) in turn
       every BYTES while sending.
 Exit status 0, or 1 on a socket error (printed).
@@ -19,6 +21,7 @@ import random
 import socket
 import sys
 import threading
+import time
 
 CHUNK = 65536
 
@@ -69,6 +72,7 @@ def client(a):
         if a.cc:
             s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, a.cc.encode())
         s.settimeout(a.timeout)
+        t0 = time.monotonic()
         s.connect((a.dst, a.port))
         h = hashlib.sha256()
         sent = 0
@@ -88,12 +92,13 @@ def client(a):
         s.shutdown(socket.SHUT_WR)
         while s.recv(CHUNK):
             pass
+        secs = time.monotonic() - t0
     except OSError as e:
         print(f"error {e}", flush=True)
         return 1
     finally:
         s.close()
-    print(f"{sent} {h.hexdigest()}" + (f" switches {switches}" if ccs else ""), flush=True)
+    print(f"{sent} {h.hexdigest()} secs {secs:.3f}" + (f" switches {switches}" if ccs else ""), flush=True)
     return 0
 
 
