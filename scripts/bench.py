@@ -244,6 +244,13 @@ def build_flow(flow, socks, grid, t0):
     return res
 
 
+def jain_series(fs):
+    """The per-flow cumulative bytes Jain's index bins: delivered (x the
+    socket's own MSS), not bytes_acked, which stalls while a loss recovery
+    holds the cumulative ACK back and would read as unfairness at 0.5-1 s."""
+    return [s["cum_dlv"] for s in fs]
+
+
 def load_shorts(rdir, run):
     out = []
     for s in run["shorts"]:
@@ -407,9 +414,7 @@ def analyze_run(plan, run, rdir):
 
     # Fairness among all bulk flows.
     if len(flows) >= 2:
-        # (delivered, not bytes_acked: the cumulative ACK stalls in a loss
-        # recovery, which would read as unfairness at short timescales)
-        jt = bm.jain_by_timescale(grid, [s["cum_dlv"] for s in fs],
+        jt = bm.jain_by_timescale(grid, jain_series(fs),
                                   [(f["start_s"], f["stop_s"]) for f in flows],
                                   an["jain_timescales_s"], t_from, t_to)
         for ts, v in jt.items():
