@@ -143,13 +143,15 @@ finish() {
 # stamp: pass a boot's TAP through, adding to each suite's closing line
 # ("# NAME: exit RC after S s", guest seconds) the host seconds it took,
 # the boot's own start-up counted with its first suite: what a suite's
-# "# lab-time:" line records.
+# "# lab-time:" line records.  The same line goes to stderr at once, so
+# that a long boot is not silent (its TAP is relayed when it ends).
 stamp() {
-	local line t0=$SECONDS
+	local line t0=$SECONDS boot=$1
 	while IFS= read -r line; do
 		if [[ "$line" =~ ^#\ [^\ ]+:\ exit\ [0-9]+\ after\ [0-9]+\ s$ ]]; then
 			line="$line, $((SECONDS - t0)) s of host time"
 			t0=$SECONDS
+			echo "# progress: boot $boot: ${line#\# }" >&2
 		fi
 		printf '%s\n' "$line"
 	done
@@ -188,19 +190,24 @@ run_boots() {
 	done < <({ for s in "$@"; do echo "$(lab_time "$s") $s"; done
 		   [ -z "$k7" ] || echo "$k7secs K7"; } | sort -rn)
 	for ((g = 0; g < nb; g++)); do
+		s=""
+		[ "${k7g[g]}" = 1 ] && s=" + the 7.x group"
+		echo "# progress: boot $((g + 1)) of $nb:${group[g]}$s (about ${load[g]} s of host time)" >&2
 		(
 			if [ -n "${group[g]}" ]; then
 				# shellcheck disable=SC2086 # the group is a word list
 				scripts/lab-run --clock "$clock" --append "$KDEBUG" -- \
 					tests/vm/guest-suite.sh ${group[g]} \
-					2>"$logdir/vm-$clock$g.err" | stamp >"$logdir/vm-$clock$g.tap"
+					2>"$logdir/vm-$clock$g.err" |
+					stamp "$((g + 1)) of $nb" >"$logdir/vm-$clock$g.tap"
 				echo "${PIPESTATUS[0]}" >"$logdir/vm-$clock$g.rc"
 			fi
 			if [ "${k7g[g]}" = 1 ]; then
 				# shellcheck disable=SC2086
 				scripts/lab-run --kver 7 --clock "$clock" --append "$KDEBUG" -- \
 					tests/vm/guest-suite.sh $k7 \
-					2>"$logdir/vm-$clock$g-k7.err" | stamp >"$logdir/vm-$clock$g-k7.tap"
+					2>"$logdir/vm-$clock$g-k7.err" |
+					stamp "$((g + 1)) of $nb (7.x)" >"$logdir/vm-$clock$g-k7.tap"
 				echo "${PIPESTATUS[0]}" >"$logdir/vm-$clock$g-k7.rc"
 			fi
 		) &
