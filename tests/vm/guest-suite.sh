@@ -15,6 +15,18 @@ health_re='WARNING:|BUG:|Oops|general protection|scheduling while atomic|possibl
 # status (4, kselftest's skip, is a skip, which tests/run.sh fails unless
 # skips are allowed) and the kernel log check.
 status=0
+# A heartbeat on stderr every 60 s of guest time: scripts/lab-run's
+# watchdog (--idle-timeout) kills a boot whose output stops, and a suite
+# may be quietly busy (a benchmark run inside one check) for longer than
+# that on a loaded host; a hung guest stops the heartbeat too.
+t_start=$(date +%s)
+( trap 'kill $sp 2>/dev/null; exit 0' TERM
+  while :; do
+	sleep 60 & sp=$!
+	wait $sp
+	echo "# guest-suite: alive, $(( $(date +%s) - t_start )) s of guest time" >&2
+  done ) &
+hb_pid=$!
 for suite in "$@"; do
 	name=$(basename "$suite" .sh)
 	before=$(dmesg | wc -l)
@@ -38,4 +50,5 @@ for suite in "$@"; do
 	fi
 	echo "1..2"
 done
+kill $hb_pid 2>/dev/null
 exit $status
