@@ -60,8 +60,9 @@ done
 
 # xfer TAG CC [client args]: one checked transfer; ok when the server got
 # exactly what the client sent, and a second check that its goodput
-# (bytes over the client's whole run) reached MIN_KBPS (XFER_MIN_KBPS,
-# EVENT_MIN_KBPS with an event).  With XFER_EVENT set
+# (bytes over the time from connect() to the server's close, as xfer.py
+# reports it) reached MIN_KBPS (XFER_MIN_KBPS if set, EVENT_MIN_KBPS with
+# an event).  With XFER_EVENT set
 # (a shell function), it runs once the transfer is under way, and the
 # transfer is EVENT_BYTES long: at 20 Mbit/s 1 MB could be over before the
 # event began (then it tested nothing, and mid_transfer waited out its 20
