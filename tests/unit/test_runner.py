@@ -43,7 +43,7 @@ cases = [
     ("a number out of turn fails", "ok 1 - a\nok 3 - b\n1..2\n", 0, "0", (2, 1, 0)),
     ("exit 4 (skip) fails", GOOD, 4, "0", (2, 1, 0)),
     ("exit 4 with LAB_ALLOW_SKIP=1 is a skip", GOOD, 4, "1", (2, 0, 1)),
-    ("a # SKIP result fails", "ok 1 - a # SKIP no dkms\n1..1\n", 0, "0", (0, 1, 0)),
+    ("a result with the SKIP directive fails", "ok 1 - a # SKIP no dkms\n1..1\n", 0, "0", (0, 1, 0)),
     ("exit 1 without a failed line fails", GOOD, 1, "0", (2, 1, 0)),
     ("a failed line with exit 1 counts once", "not ok 1 - a\n1..1\n", 1, "0", (0, 1, 0)),
 ]
