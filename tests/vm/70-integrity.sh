@@ -45,7 +45,7 @@ if [ -n "${KT_RAPID_ARGS:-}" ]; then
 	kt_diag "tcp_rapid reloaded with: $KT_RAPID_ARGS"
 	# shellcheck disable=SC2086 # a list of module parameters
 	kt_check "reload tcp_rapid with $KT_RAPID_ARGS" \
-		bash -c "rmmod tcp_rapid && insmod $LAB_TOP/tcp_rapid.ko $KT_RAPID_ARGS"
+		bash -c "rmmod tcp_rapid && insmod $LAB_MODDIR/tcp_rapid.ko $KT_RAPID_ARGS"
 fi
 lab_allow_cc rapid pert icc
 lab_dumbbell --rate 20mbit --rtt 20
