@@ -32,7 +32,7 @@ lab_allow_cc pert
 # KT_PERT_ARGS (e.g. beta_min=16 beta_max=16 pmax_permille=1).
 if [ -n "${KT_PERT_ARGS:-}" ]; then
 	kt_check "reload tcp_pert with $KT_PERT_ARGS" \
-		bash -c "rmmod tcp_pert && insmod $LAB_TOP/tcp_pert.ko $KT_PERT_ARGS"
+		bash -c "rmmod tcp_pert && insmod $LAB_MODDIR/tcp_pert.ko $KT_PERT_ARGS"
 fi
 lab_dumbbell --senders 2 --rate ${RATE}mbit --rtt 20 --buffer 350
 
