@@ -452,6 +452,11 @@ static inline void rapid_cursor_close(struct rapid_cursor *c)
 /* The controller                                                      */
 /* ------------------------------------------------------------------ */
 
+enum rapid_law_kind {
+	RAPID_LAW_REPORT = 0,	/* Eq. 6 up, lower estimates adopted at once */
+	RAPID_LAW_QUEUE = 1,	/* rapid_law_step() */
+};
+
 struct rapid_cfg {
 	u64 init_rate;		/* B/s: r_avg of the first stream */
 	u64 min_rate;		/* B/s: floor of r_avg */
@@ -471,6 +476,15 @@ struct rapid_cfg {
 	u64 ss_r1_cap;		/* B/s: slow start grows r_1 at most to this
 				 * (0: no cap; set per ABest by the caller)
 				 */
+	u8 law;			/* RAPID_LAW_REPORT or RAPID_LAW_QUEUE */
+	u32 law_t_us;		/* the queue law's drain time T, us */
+	u32 q_target_us;	/* the queue law's standing queue target, us */
+	u8 adapt_tau;		/* the queue law adapts tau (struct rapid_law) */
+	u8 compete;		/* the queue law competes with a standing queue */
+	u16 probe_milli;	/* the queue law: probe up by this share of
+				 * r_avg per srtt when the estimate is not
+				 * above r_avg and there is no queue (0: off)
+				 */
 };
 
 /* The report's defaults. */
@@ -487,6 +501,12 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->median = RAPID_DEF_MEDIAN;
 	cfg->ss_refine = RAPID_DEF_SS_REFINE;
 	cfg->ss_r1_cap = 0;
+	cfg->law = RAPID_LAW_REPORT;
+	cfg->law_t_us = 100000;
+	cfg->q_target_us = 2000;
+	cfg->adapt_tau = 0;
+	cfg->compete = 0;
+	cfg->probe_milli = 0;
 }
 
 enum rapid_phase {
@@ -655,9 +675,10 @@ static inline bool rapid_id_after(u32 id, u32 ref)
  * adopts every lower estimate at once and raises r_avg only through the
  * tau filter, so r_avg sits on the low tail of the estimates (in the lab
  * at F = 6: per-stream medians -13 / -3 / +7% off the avail-bw at 0 / 30 /
- * 60 Mbit/s of cross traffic, r_avg -41 / -19 / -15%).  The median of the newest three ignores one outlier on
- * either side at the price of one stream's delay (half a round trip at
- * most at the default N) before a real decrease is adopted.
+ * 60 Mbit/s of cross traffic, r_avg -41 / -19 / -15%).  The median of
+ * the newest three ignores one outlier on either side at the price of
+ * one stream's delay (half a round trip at most at the default N) before
+ * a real decrease is adopted.
  */
 struct rapid_abest_hist {
 	u64 rate[RAPID_MEDIAN_MAX];	/* B/s, a ring; newest at next - 1 */
@@ -706,6 +727,248 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
 }
 
 /*
+ * The bottleneck queue's growth, from the standing queue qd the sender
+ * measures once per stream (the lowest RTT over the stream less the path's
+ * minimum).  While a FIFO bottleneck of capacity C is offered R > C, its
+ * queue delay grows at (R - C) / C seconds per second, the same for every
+ * flow through it, and every flow's share of what leaves is its share of
+ * what arrives: cutting each rate by the factor C / R = 1 / (1 + growth)
+ * removes exactly the excess, however many flows share the link.
+ */
+#define RAPID_PPM		1000000LL	/* growth unit: us per s */
+/* Queue growth below this (us per s) is noise, not an excess rate. */
+#define RAPID_GROWTH_MIN	20000
+
+#define RAPID_GROWTH_MAX	(8 * RAPID_PPM)	/* bound of a growth value */
+
+struct rapid_law {
+	u32 ref_t_us;		/* time of the reference sample, us */
+	u32 ref_qd_us;		/* its standing queue, us */
+	s32 growth_ppm;		/* newest growth of the queue over at least
+				 * half an srtt: us per s
+				 */
+	u32 dec_id;		/* launched_id at the last proportional
+				 * decrease (0: none)
+				 */
+	u32 qd_us;		/* newest standing queue sample, us */
+	u8 valid;		/* ref_* hold a sample */
+	u8 tau_x;		/* Eq. 6's tau is multiplied by this (1..64):
+				 * doubled after a cut that found the flows
+				 * had overshot by more than RAPID_GROWTH_BIG,
+				 * back by one per RAPID_TAU_X_DECAY_RTTS srtt
+				 * without a cut
+				 */
+	u32 tau_t_us;		/* when tau_x last came down by one, us */
+	u32 win_t_us;		/* start of the queue floor's window, us */
+	u32 win_min_us;		/* lowest qd in this window, us */
+	u32 prev_min_us;	/* ... and in the previous one */
+	u8 compete;		/* a standing queue that is not ours: compete */
+	u32 noise_us;		/* mean deviation of successive qd samples,
+				 * us (EWMA, gain 1/8): delay noise of the
+				 * path, which a queue target must clear
+				 */
+};
+
+/*
+ * Competition with a flow that keeps a standing queue (a loss-based one):
+ * the queue's floor, its lowest value over the last one to two windows of
+ * max(RAPID_COMPETE_WIN_US, 4 srtt), stays above max(4 x target, base / 4).
+ * RAPID flows among themselves drain the queue to its target within T, so
+ * only a buffer-filling competitor holds it up that long.
+ */
+#define RAPID_COMPETE_WIN_US	500000U
+
+/* An overshoot this large (us per s) means the increases were too fast. */
+#define RAPID_GROWTH_BIG	100000
+#define RAPID_TAU_X_MAX		64
+#define RAPID_TAU_X_DECAY_RTTS	4	/* tau_x comes down by one per this many srtt */
+
+static inline void rapid_law_reset(struct rapid_law *law)
+{
+	*law = (struct rapid_law){ 0 };
+}
+
+/*
+ * A standing-queue sample qd_us at now_us.  The growth is measured from a
+ * reference at least srtt_us / 2 old; the reference moves on once it is an
+ * srtt old, so that a value spans half to one round trip.
+ */
+static inline void rapid_law_queue(struct rapid_law *law, u32 now_us,
+				   u32 qd_us, u32 srtt_us)
+{
+	s64 dq, g;
+	u32 dt;
+
+	if (law->valid) {
+		u32 d = qd_us > law->qd_us ? qd_us - law->qd_us :
+			law->qd_us - qd_us;
+
+		law->noise_us = law->noise_us - (law->noise_us >> 3) + (d >> 3);
+	}
+	law->qd_us = qd_us;
+	if (!law->win_t_us || now_us - law->win_t_us >=
+	    (srtt_us * 4 > RAPID_COMPETE_WIN_US ? srtt_us * 4 :
+	     RAPID_COMPETE_WIN_US)) {
+		law->prev_min_us = law->win_t_us ? law->win_min_us : qd_us;
+		law->win_min_us = qd_us;
+		law->win_t_us = now_us ? now_us : 1;
+	} else if (qd_us < law->win_min_us) {
+		law->win_min_us = qd_us;
+	}
+	if (!law->valid) {
+		law->ref_t_us = now_us;
+		law->ref_qd_us = qd_us;
+		law->growth_ppm = 0;
+		law->valid = 1;
+		return;
+	}
+	dt = now_us - law->ref_t_us;
+	if ((s32)dt <= 0 || dt < srtt_us / 2)
+		return;
+	dq = (s64)qd_us - (s64)law->ref_qd_us;
+	g = div64_s64(dq * RAPID_PPM, dt);
+	if (g > RAPID_GROWTH_MAX)
+		g = RAPID_GROWTH_MAX;
+	if (g < -RAPID_GROWTH_MAX)
+		g = -RAPID_GROWTH_MAX;
+	law->growth_ppm = (s32)g;
+	if (dt >= srtt_us) {
+		law->ref_t_us = now_us;
+		law->ref_qd_us = qd_us;
+	}
+}
+
+/* The queue's floor (us): its lowest value over the last one to two windows. */
+static inline u32 rapid_law_floor(const struct rapid_law *law)
+{
+	return law->win_min_us < law->prev_min_us ? law->win_min_us :
+	       law->prev_min_us;
+}
+
+/* Update law->compete from the floor; base_us is the path's minimum RTT. */
+static inline bool rapid_law_competing(struct rapid_law *law,
+				       const struct rapid_cfg *cfg, u32 base_us)
+{
+	u32 thr = cfg->q_target_us * 4, floor = rapid_law_floor(law);
+
+	if (thr < base_us / 4)
+		thr = base_us / 4;
+	if (!cfg->compete)
+		law->compete = 0;
+	else if (floor > thr)
+		law->compete = 1;
+	else if (floor < thr / 2)
+		law->compete = 0;
+	return law->compete;
+}
+
+/*
+ * The queue law (cfg->law = RAPID_LAW_QUEUE; ours, docs/rapid.md "The
+ * queue law").  r_avg is an integrator:
+ *  - a growing queue (above the noise: target + 2 x noise) cuts it by
+ *    1 / (1 + growth), at most once per round trip (streams launched after
+ *    the last cut), which removes the excess rate exactly however many
+ *    flows share the bottleneck, each in proportion to its rate;
+ *  - with the queue at its target or below and not growing, a higher
+ *    estimate raises it by Eq. 6, with tau multiplied by tau_x when
+ *    cfg->adapt_tau (doubled by every cut of an overshoot above
+ *    RAPID_GROWTH_BIG: competing flows slow their increases, a lone flow
+ *    keeps the report's tau);
+ *  - without a queue and without a higher estimate (abest = 0: the stream
+ *    clock, rapid_ctl_law_tick()) it probes up by cfg->probe_milli of
+ *    r_avg per srtt: on a path whose delay noise the estimator reads as
+ *    congestion it still finds the rate, as a delay-based window would;
+ *  - otherwise it holds: a lower estimate without a queue is noise.
+ * The standing queue above the target is drained by sending below r_avg
+ * (rapid_law_drain_rate()), not by lowering it: once the queue is gone
+ * the flow is back at r_avg, with no undershoot.  While competing
+ * (struct rapid_law's compete) the queue level neither drains nor stops
+ * increases; growth and loss still cut.
+ */
+static inline u64 rapid_law_step(struct rapid_ctl *ctl,
+				 const struct rapid_cfg *cfg,
+				 struct rapid_law *law, u32 id, u64 abest,
+				 u32 mss, u32 srtt_us, u32 now_us)
+{
+	u64 r = ctl->r_avg, next;
+	s64 g = law->growth_ppm;
+	u32 target;
+
+	if (!law->tau_x)
+		law->tau_x = 1;
+	/* noise: a target above it, a growth that clears it */
+	target = cfg->q_target_us + 2 * law->noise_us;
+	if (g > RAPID_GROWTH_MIN && law->qd_us <= target)
+		g = 0;
+	if (g > RAPID_GROWTH_MIN &&
+	    (!law->dec_id || rapid_id_after(id, law->dec_id))) {
+		law->dec_id = ctl->launched_id ? ctl->launched_id : id;
+		if (cfg->adapt_tau && g > RAPID_GROWTH_BIG &&
+		    law->tau_x < RAPID_TAU_X_MAX)
+			law->tau_x *= 2;
+		law->tau_t_us = now_us;
+		return div64_u64(r * RAPID_PPM, RAPID_PPM + g);
+	}
+	if (law->tau_x > 1 && srtt_us &&
+	    now_us - law->tau_t_us >= RAPID_TAU_X_DECAY_RTTS * srtt_us) {
+		law->tau_x--;
+		law->tau_t_us = now_us;
+	}
+	if (g > RAPID_GROWTH_MIN ||
+	    (law->qd_us > target && !law->compete))
+		return r;
+	/*
+	 * No queue, no growth, and an estimate at or below r_avg: on a noisy
+	 * path the estimate reads noise as congestion, so probe like a
+	 * delay-based window would, probe_milli of r_avg per srtt, until the
+	 * queue answers.
+	 */
+	if (abest <= r) {
+		u64 l_ns, step;
+
+		if (abest || !cfg->probe_milli || !srtt_us)
+			return r;
+		l_ns = rapid_stream_duration_ns(ctl->n, mss ? mss : 1, r);
+		if (l_ns > (u64)srtt_us * 1000)
+			l_ns = (u64)srtt_us * 1000;
+		step = div64_u64(div_u64(r * cfg->probe_milli, RAPID_M_SCALE) *
+				 l_ns, (u64)srtt_us * 1000);
+		return r + (step ? step : 1);
+	}
+	next = rapid_filter_increase(r, abest, ctl->n, mss,
+				     cfg->tau_ns * law->tau_x);
+	return next;
+}
+
+/*
+ * The queue law's clock: stream `id` completed (its queue sample is in
+ * law).  Cuts for a growing queue and probes without one, whether or not
+ * the stream gave an estimate (on a noisy path most give none).  Returns
+ * RAPID_EV_DECREASE / _INCREASE / _NONE.
+ */
+static inline enum rapid_ev rapid_ctl_law_tick(struct rapid_ctl *ctl,
+					       const struct rapid_cfg *cfg,
+					       struct rapid_law *law, u32 id,
+					       u32 mss, u32 srtt_us, u32 now_us)
+{
+	u64 next;
+
+	if (!ctl->n || ctl->phase != RAPID_PHASE_STEADY || ctl->refine ||
+	    cfg->law != RAPID_LAW_QUEUE)
+		return RAPID_EV_NONE;
+	next = rapid_law_step(ctl, cfg, law, id, 0, mss, srtt_us, now_us);
+	next = rapid_rate_clamp(next, cfg->min_rate, cfg->max_rate);
+	if (next == ctl->r_avg)
+		return RAPID_EV_NONE;
+	if (next < ctl->r_avg) {
+		ctl->r_avg = next;
+		return RAPID_EV_DECREASE;
+	}
+	ctl->r_avg = next;
+	return RAPID_EV_INCREASE;
+}
+
+/*
  * ABest (B/s) for p-stream `id` arrived (Sections 3.1.3, 3.1.5, 3.2.2).
  * mss is the packet size P of Eq. 6.  Returns what it did; the new r_avg,
  * n and m are in ctl (rapid_ctl_schedule()).
@@ -721,12 +984,15 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
  * estimates kept in hist (NULL: each estimate alone, the report's rule).
  * Always clamped to [min_rate, max_rate].
  */
-static inline enum rapid_ev rapid_ctl_on_abest_hist(struct rapid_ctl *ctl,
-						    const struct rapid_cfg *cfg,
-						    struct rapid_abest_hist *hist,
-						    u32 id, u64 abest, u32 mss)
+static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
+						   const struct rapid_cfg *cfg,
+						   struct rapid_abest_hist *hist,
+						   struct rapid_law *law,
+						   u32 id, u64 abest, u32 mss,
+						   u32 srtt_us, u32 now_us)
 {
 	u64 top, r_1;
+	enum rapid_ev ev;
 	bool refining;
 	u32 n;
 
@@ -775,6 +1041,17 @@ static inline enum rapid_ev rapid_ctl_on_abest_hist(struct rapid_ctl *ctl,
 	 */
 	if (refining)
 		ctl->refine = abest < ctl->r_avg ? 0 : ctl->refine - 1;
+	if (cfg->law == RAPID_LAW_QUEUE && law && !refining) {
+		u64 next = rapid_law_step(ctl, cfg, law, id, abest, mss,
+					  srtt_us, now_us);
+
+		next = rapid_rate_clamp(next, cfg->min_rate, cfg->max_rate);
+		if (next == ctl->r_avg)
+			return RAPID_EV_NONE;
+		ev = next > ctl->r_avg ? RAPID_EV_INCREASE : RAPID_EV_DECREASE;
+		ctl->r_avg = next;
+		return ev;
+	}
 	if (abest > ctl->r_avg) {
 		u64 next = refining ? abest :
 			   rapid_filter_increase(ctl->r_avg, abest, ctl->n, mss,
@@ -791,6 +1068,14 @@ static inline enum rapid_ev rapid_ctl_on_abest_hist(struct rapid_ctl *ctl,
 		return RAPID_EV_NONE;
 	ctl->r_avg = abest;
 	return RAPID_EV_DECREASE;
+}
+
+static inline enum rapid_ev rapid_ctl_on_abest_hist(struct rapid_ctl *ctl,
+						    const struct rapid_cfg *cfg,
+						    struct rapid_abest_hist *hist,
+						    u32 id, u64 abest, u32 mss)
+{
+	return rapid_ctl_on_abest_law(ctl, cfg, hist, NULL, id, abest, mss, 0, 0);
 }
 
 /* The report's rule: every estimate acts alone. */
@@ -979,6 +1264,29 @@ static inline u64 rapid_drain_abest(u64 abest, u32 qd_us, u32 base_us,
 		abest = RAPID_RATE_MAX;
 	abest -= div_u64(abest * cut, RAPID_DRAIN_SCALE);
 	return abest ? abest : 1;
+}
+
+/*
+ * The rate a stream is sent at under the queue law: r_avg less what
+ * drains the standing queue above the target within T,
+ * r_avg * (1 - (qd - target) / T), at most max_milli / 1000 off.
+ */
+static inline u64 rapid_law_drain_rate(u64 r_avg, u32 qd_us, u32 target_us,
+				       u32 t_us, u32 max_milli)
+{
+	u64 cut;
+
+	if (qd_us <= target_us || !t_us || !max_milli)
+		return r_avg;
+	if (max_milli > RAPID_DRAIN_SCALE)
+		max_milli = RAPID_DRAIN_SCALE;
+	cut = div_u64((u64)(qd_us - target_us) * RAPID_DRAIN_SCALE, t_us);
+	if (cut > max_milli)
+		cut = max_milli;
+	if (r_avg > RAPID_RATE_MAX)
+		r_avg = RAPID_RATE_MAX;
+	r_avg -= div_u64(r_avg * cut, RAPID_DRAIN_SCALE);
+	return r_avg ? r_avg : 1;
 }
 
 /*

@@ -247,6 +247,7 @@ struct rapid_ring {
 					 */
 	u16 mask;			/* slots - 1 (slots a power of two) */
 	struct rapid_abest_hist hist;	/* newest steady-state estimates */
+	struct rapid_law law;		/* the queue's growth, the last cut */
 	struct rapid_stream rec[];	/* the slots */
 };
 
@@ -317,6 +318,19 @@ static struct rapid_param rapid_p_sender_estimate = {
 	1, 0, 1, "(boolean)", false, false };
 static struct rapid_param rapid_p_drain_max = {
 	250, 0, 1000, "1/1000", false, false };
+static struct rapid_param rapid_p_law = {
+	RAPID_LAW_REPORT, RAPID_LAW_REPORT, RAPID_LAW_QUEUE, "(0 report, 1 queue)",
+	false, false };
+static struct rapid_param rapid_p_q_target = {
+	2000, 100, 1000000, "us", false, false };
+static struct rapid_param rapid_p_law_t = {
+	100, 10, 10000, "ms", false, false };
+static struct rapid_param rapid_p_adapt_tau = {
+	1, 0, 1, "(boolean)", false, false };
+static struct rapid_param rapid_p_compete = {
+	1, 0, 1, "(boolean)", false, false };
+static struct rapid_param rapid_p_probe = {
+	20, 1, 1000, "1/1000", true, false };
 static struct rapid_param rapid_p_median = {
 	RAPID_DEF_MEDIAN, 1, RAPID_MEDIAN_MAX, "streams", false, false };
 static struct rapid_param rapid_p_ss_refine = {
@@ -406,6 +420,24 @@ MODULE_PARM_DESC(sender_estimate,
 module_param_cb(drain_max, &rapid_param_ops, &rapid_p_drain_max, 0644);
 MODULE_PARM_DESC(drain_max,
 		 "standing-queue drain: the largest cut of ABest (1/1000); 0 (off)..1000, default 250");
+module_param_cb(law, &rapid_param_ops, &rapid_p_law, 0644);
+MODULE_PARM_DESC(law,
+		 "steady-state control law: 0 the report's (Eq. 6 up, lower ABest adopted at once), 1 the queue law (docs/rapid.md); 0..1, default 0");
+module_param_cb(q_target_us, &rapid_param_ops, &rapid_p_q_target, 0644);
+MODULE_PARM_DESC(q_target_us,
+		 "queue law: standing-queue target above the path's delay noise (us); 100..1000000, default 2000");
+module_param_cb(law_t_ms, &rapid_param_ops, &rapid_p_law_t, 0644);
+MODULE_PARM_DESC(law_t_ms,
+		 "queue law: a standing queue above the target is drained within this time (ms); 10..10000, default 100");
+module_param_cb(adapt_tau, &rapid_param_ops, &rapid_p_adapt_tau, 0644);
+MODULE_PARM_DESC(adapt_tau,
+		 "queue law: overshoots slow the increases (tau up to 64 times); 0..1, default 1");
+module_param_cb(compete, &rapid_param_ops, &rapid_p_compete, 0644);
+MODULE_PARM_DESC(compete,
+		 "queue law: hold a share against a flow that keeps a standing queue; 0..1, default 1");
+module_param_cb(probe_milli, &rapid_param_ops, &rapid_p_probe, 0644);
+MODULE_PARM_DESC(probe_milli,
+		 "queue law: probe up by this share of r_avg per srtt without a queue or a higher estimate (1/1000); 0 (off) or 1..1000, default 20");
 module_param_cb(median, &rapid_param_ops, &rapid_p_median, 0644);
 MODULE_PARM_DESC(median,
 		 "steady state acts on the median of this many newest per-stream estimates (1: each alone, the report's rule); 1..7, default 3");
@@ -491,6 +523,12 @@ static void rapid_cfg_load(struct rapid_cfg *cfg)
 	cfg->median = READ_ONCE(rapid_p_median.val);
 	cfg->ss_refine = READ_ONCE(rapid_p_ss_refine.val);
 	cfg->ss_r1_cap = 0;
+	cfg->law = READ_ONCE(rapid_p_law.val);
+	cfg->law_t_us = READ_ONCE(rapid_p_law_t.val) * USEC_PER_MSEC;
+	cfg->q_target_us = READ_ONCE(rapid_p_q_target.val);
+	cfg->adapt_tau = READ_ONCE(rapid_p_adapt_tau.val);
+	cfg->compete = READ_ONCE(rapid_p_compete.val);
+	cfg->probe_milli = READ_ONCE(rapid_p_probe.val);
 }
 
 /* ---- pacing and cwnd --------------------------------------------------- */
@@ -727,8 +765,11 @@ static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest,
 	cfg.ss_r1_cap = ss_r1_cap;
 	if (ca->ring)
 		ca->ring->abest_kbps = rapid_rate_to_kbps(abest);
-	rapid_ctl_on_abest_hist(&ca->ctl, &cfg, ca->ring ? &ca->ring->hist : NULL,
-				stream_id, abest, tcp_sk(sk)->mss_cache);
+	rapid_ctl_on_abest_law(&ca->ctl, &cfg, ca->ring ? &ca->ring->hist : NULL,
+			       ca->ring ? &ca->ring->law : NULL, stream_id,
+			       abest, tcp_sk(sk)->mss_cache,
+			       tcp_sk(sk)->srtt_us >> 3,
+			       (u32)tcp_sk(sk)->tcp_mstamp);
 }
 
 /*
@@ -814,7 +855,8 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 		rapid_count(RAPID_ST_DR_CAPPED);
 		abest = dr;
 	}
-	if (ca->ring && ca->ctl.phase == RAPID_PHASE_STEADY)
+	if (ca->ring && ca->ctl.phase == RAPID_PHASE_STEADY &&
+	    READ_ONCE(rapid_p_law.val) != RAPID_LAW_QUEUE)
 		abest = rapid_drain_abest(abest, ca->ring->qd_us,
 					  tcp_min_rtt(tcp_sk(sk)),
 					  READ_ONCE(rapid_p_drain_max.val));
@@ -1001,6 +1043,26 @@ static void rapid_judge_streams(struct sock *sk)
 	}
 }
 
+/*
+ * The queue law's clock (law=1): the standing-queue sample of the stream
+ * that completed, competition, then the law's cut or probe.
+ */
+static void rapid_law_update(struct sock *sk, u32 id)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct rapid *ca = inet_csk_ca(sk);
+	u32 now = (u32)tp->tcp_mstamp, srtt = tp->srtt_us >> 3;
+	struct rapid_cfg cfg;
+
+	rapid_law_queue(&ca->ring->law, now, ca->ring->qd_us, srtt);
+	rapid_cfg_load(&cfg);
+	if (cfg.law != RAPID_LAW_QUEUE)
+		return;
+	rapid_law_competing(&ca->ring->law, &cfg, tcp_min_rtt(tp));
+	rapid_ctl_law_tick(&ca->ctl, &cfg, &ca->ring->law, id, tp->mss_cache,
+			   srtt, now);
+}
+
 /* Stream id has been fully acknowledged; rec is its record, if any. */
 static void rapid_stream_done(struct sock *sk, u32 id,
 			      struct rapid_stream *rec)
@@ -1036,6 +1098,7 @@ static void rapid_stream_done(struct sock *sk, u32 id,
 		ca->ring->qd_us = ca->ring->win_rtt_us > base ?
 				  ca->ring->win_rtt_us - base : 0;
 		ca->ring->win_rtt_us = U32_MAX;
+		rapid_law_update(sk, id);
 	}
 	rapid_check_pacing(sk);
 
@@ -1342,6 +1405,18 @@ static void rapid_stream_start(struct sock *sk, const struct sk_buff *skb,
 		id = 1;
 	rapid_ctl_stream_started(&ca->ctl, id);
 	rapid_ctl_schedule(&ca->ctl, &s);
+	/* the queue law drains a standing queue by sending below r_avg */
+	if (cfg.law == RAPID_LAW_QUEUE && ca->ring && !ca->ring->law.compete &&
+	    ca->ctl.phase == RAPID_PHASE_STEADY && !ca->ctl.refine) {
+		const struct rapid_law *law = &ca->ring->law;
+		u64 rate = rapid_law_drain_rate(ca->ctl.r_avg, law->qd_us,
+						cfg.q_target_us + 2 * law->noise_us,
+						cfg.law_t_us,
+						READ_ONCE(rapid_p_drain_max.val));
+
+		rapid_schedule_init_rho(&s, rate, ca->ctl.n, ca->ctl.m,
+					ca->ctl.rho);
+	}
 	/* packets of data queued now, this one included */
 	avail = DIV_ROUND_UP(tp->write_seq - seq, max(tp->mss_cache, 1U));
 	k = rapid_cursor_start(&ca->cur, &s, avail, &eff);

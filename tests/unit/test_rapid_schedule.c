@@ -783,6 +783,239 @@ static void test_decrease(void)
 	       "stream ids wrap around (serial arithmetic)");
 }
 
+/* ---- the law for many flows: queue growth, proportional cuts ------- */
+
+static void test_law_queue(void)
+{
+	struct rapid_law law;
+
+	rapid_law_reset(&law);
+	rapid_law_queue(&law, 1000, 500, 100000);
+	tap_ok(law.valid && law.growth_ppm == 0, "law: first sample is the reference");
+	/* 20 ms later (srtt 100 ms): too soon for a growth value */
+	rapid_law_queue(&law, 21000, 2500, 100000);
+	tap_eq(law.growth_ppm, 0, "law: no growth from less than half an srtt");
+	/* 50 ms after the reference: 10 ms more queue in 50 ms = 0.2 s/s */
+	rapid_law_queue(&law, 51000, 10500, 100000);
+	tap_eq(law.growth_ppm, 200000, "law: growth = dqd / dt (10 ms in 50 ms = 200000 ppm)");
+	tap_eq(law.ref_t_us, 1000, "law: the reference stays until an srtt old");
+	/* 100 ms after the reference: it moves on */
+	rapid_law_queue(&law, 101000, 500, 100000);
+	tap_eq(law.growth_ppm, 0, "law: a queue back where it was: growth 0");
+	tap_eq(law.ref_t_us, 101000, "law: the reference moves after an srtt");
+	/* a draining queue: negative growth */
+	rapid_law_queue(&law, 201000, 0, 100000);
+	tap_eq(law.growth_ppm, -5000, "law: a draining queue gives a negative growth");
+	/* wrap-around of the us clock */
+	rapid_law_reset(&law);
+	rapid_law_queue(&law, 0xffffff00U, 0, 1000);
+	rapid_law_queue(&law, 0x00000f00U, 4096, 1000);
+	tap_eq(law.growth_ppm, 1000000, "law: growth across the 32-bit us wrap (4096 us in 4096 us)");
+	/* huge growth is bounded; a sample from the past is ignored */
+	rapid_law_queue(&law, 0x00001000U, 4000000, 1);
+	tap_eq(law.growth_ppm, (s32)RAPID_GROWTH_MAX, "law: growth bounded by RAPID_GROWTH_MAX");
+	rapid_law_queue(&law, 0x00000100U, 0, 1);
+	tap_eq(law.growth_ppm, (s32)RAPID_GROWTH_MAX, "law: a sample older than the reference is ignored");
+	/* srtt 0: every sample counts */
+	rapid_law_reset(&law);
+	rapid_law_queue(&law, 10, 0, 0);
+	rapid_law_queue(&law, 1010, 100, 0);
+	tap_eq(law.growth_ppm, 100000, "law: srtt 0 (no sample yet) still measures");
+}
+
+static void test_law3(void)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	struct rapid_law law;
+	enum rapid_ev ev;
+	u64 r;
+	int i;
+
+	rapid_cfg_default(&cfg);
+	cfg.law = RAPID_LAW_QUEUE;
+	cfg.median = 1;
+
+	/* a growing queue: cut by 1 / (1 + g), once per round trip */
+	ctl = steady_ctl(&cfg, 1250000);
+	ctl.launched_id = 20;
+	rapid_law_reset(&law);
+	law.valid = 1;
+	law.growth_ppm = 250000;
+	law.qd_us = 30000;
+	ev = rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 10, 100000, P_FULL, 50000, 0);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == 1000000,
+	       "queue law: growing queue: r_avg / 1.25, the far lower ABest ignored");
+	ev = rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 11, 100000, P_FULL, 50000, 1000);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 1000000,
+	       "queue law: no second cut for a stream sent before the first");
+	/* a standing queue above the target: hold, even with a higher ABest */
+	law.growth_ppm = 0;
+	ev = rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 21, 5000000, P_FULL, 50000, 2000);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 1000000,
+	       "queue law: queue above its target: no increase");
+	/* queue at the target: Eq. 6 towards the higher ABest */
+	law.qd_us = cfg.q_target_us;
+	ev = rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 22, 5000000, P_FULL, 50000, 3000);
+	r = rapid_filter_increase(1000000, 5000000, 30, P_FULL, cfg.tau_ns);
+	tap_ok(ev == RAPID_EV_INCREASE && ctl.r_avg == r,
+	       "queue law: queue at the target: the tau filter's increase");
+	/* a lower ABest without a queue: noise, hold */
+	law.qd_us = 0;
+	ev = rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 23, 100000, P_FULL, 50000, 4000);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == r,
+	       "queue law: lower ABest without a queue changes nothing");
+	/* the report's rule without law state */
+	ev = rapid_ctl_on_abest_law(&ctl, &cfg, NULL, NULL, 24, 100000, P_FULL, 50000, 5000);
+	tap_eq(ctl.r_avg, 100000, "queue law: no law state: the report's rule");
+
+	/* n equal flows, each cut by the same growth: the sum loses E */
+	{
+		u64 sum0 = 0, sum1 = 0;
+
+		for (i = 0; i < 12; i++) {
+			ctl = steady_ctl(&cfg, 500000 + 50000 * i);
+			ctl.launched_id = 5;
+			rapid_law_reset(&law);
+			law.growth_ppm = 200000;	/* R = 1.2 C */
+			law.qd_us = 10000;
+			sum0 += ctl.r_avg;
+			rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 3, 1, P_FULL,
+					       50000, 0);
+			sum1 += ctl.r_avg;
+		}
+		tap_near((double)sum1, sum0 / 1.2, 12,
+			 "queue law: 12 flows cut by 1/(1+g) together remove exactly the excess (%llu -> %llu)",
+			 (unsigned long long)sum0, (unsigned long long)sum1);
+	}
+
+	/* adaptive tau: doubled by a big overshoot, back one per srtt */
+	cfg.adapt_tau = 1;
+	ctl = steady_ctl(&cfg, 1000000);
+	ctl.launched_id = 40;
+	rapid_law_reset(&law);
+	law.growth_ppm = RAPID_GROWTH_BIG + 1;
+	law.qd_us = 10000;
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 30, 1, P_FULL, 100000, 0);
+	tap_eq(law.tau_x, 2, "queue law: an overshoot above RAPID_GROWTH_BIG doubles tau");
+	law.growth_ppm = 0;
+	law.qd_us = 0;
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 41, 2000000, P_FULL, 100000, 50000);
+	tap_eq(law.tau_x, 2, "queue law: tau stays up within RAPID_TAU_X_DECAY_RTTS srtt of the cut");
+	r = ctl.r_avg;
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 42, 2000000, P_FULL, 100000,
+			       RAPID_TAU_X_DECAY_RTTS * 100000);
+	tap_eq(law.tau_x, 1, "queue law: tau comes back by one per RAPID_TAU_X_DECAY_RTTS srtt without a cut");
+	law.qd_us = 10000;
+	for (i = 0; i < 10; i++) {
+		law.growth_ppm = 8000000;
+		law.dec_id = 0;
+		rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 50 + i, 1, P_FULL, 100000, 0);
+	}
+	tap_eq(law.tau_x, RAPID_TAU_X_MAX, "queue law: tau's multiple is bounded");
+	cfg.adapt_tau = 0;
+	rapid_law_reset(&law);
+	law.growth_ppm = 8000000;
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 70, 1, P_FULL, 100000, 0);
+	tap_eq(law.tau_x, 1, "queue law: adapt_tau 0 leaves tau alone");
+
+	/* delay noise: growth within the noise's reach is no queue */
+	cfg.adapt_tau = 0;
+	ctl = steady_ctl(&cfg, 1000000);
+	ctl.launched_id = 80;
+	rapid_law_reset(&law);
+	law.noise_us = 3000;		/* target 2 ms + 2 x 3 ms */
+	law.qd_us = 7000;
+	law.growth_ppm = 100000;
+	ev = rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 75, 2000000, P_FULL, 100000, 0);
+	tap_ok(ev == RAPID_EV_INCREASE,
+	       "queue law: a 'growing' qd of 7 ms within 2 ms + 2 x 3 ms of noise is no queue");
+	law.qd_us = 9000;
+	r = ctl.r_avg;
+	ev = rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 81, 2000000, P_FULL, 100000, 0);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg < r, "queue law: above the noise it is");
+	/* noise is measured from successive samples */
+	rapid_law_reset(&law);
+	for (i = 0; i < 200; i++)
+		rapid_law_queue(&law, 1000 + i * 10000, (i & 1) ? 4000 : 0, 50000);
+	tap_near((double)law.noise_us, 4000, 400,
+		 "queue law: qd alternating 0 / 4 ms reads as 4 ms of noise (%u)", law.noise_us);
+
+	/* probing: no queue, estimate at or below r_avg */
+	cfg.probe_milli = 20;
+	ctl = steady_ctl(&cfg, 1000000);
+	rapid_law_reset(&law);
+	ev = rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 1, 500000, P_FULL, 100000, 0);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 1000000,
+	       "queue law: a lower estimate holds r_avg (probing is the stream clock's)");
+	ev = rapid_ctl_law_tick(&ctl, &cfg, &law, 2, P_FULL, 100000, 0);
+	tap_ok(ev == RAPID_EV_INCREASE && ctl.r_avg > 1000000 &&
+	       ctl.r_avg <= 1000000 + 20000,
+	       "queue law: tick, probe_milli 20: at most 2%% of r_avg per srtt without a queue (%llu)",
+	       (unsigned long long)ctl.r_avg);
+	law.qd_us = 5000;
+	r = ctl.r_avg;
+	rapid_ctl_law_tick(&ctl, &cfg, &law, 3, P_FULL, 100000, 0);
+	tap_eq(ctl.r_avg, r, "queue law: tick: no probing with a queue above the target");
+	law.growth_ppm = 500000;
+	ctl.launched_id = 9;
+	ev = rapid_ctl_law_tick(&ctl, &cfg, &law, 4, P_FULL, 100000, 0);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == r * 2 / 3,
+	       "queue law: tick: a growing queue cuts without an estimate");
+	cfg.probe_milli = 0;
+	law.qd_us = 0;
+	law.growth_ppm = 0;
+	r = ctl.r_avg;
+	rapid_ctl_law_tick(&ctl, &cfg, &law, 10, P_FULL, 100000, 0);
+	tap_eq(ctl.r_avg, r, "queue law: tick, probe_milli 0: no change without a queue");
+	ctl.phase = RAPID_PHASE_SS;
+	cfg.probe_milli = 20;
+	rapid_ctl_law_tick(&ctl, &cfg, &law, 11, P_FULL, 100000, 0);
+	tap_eq(ctl.r_avg, r, "queue law: tick: nothing in slow start");
+}
+
+static void test_law_drain_compete(void)
+{
+	struct rapid_cfg cfg;
+	struct rapid_law law;
+
+	tap_eq(rapid_law_drain_rate(1000000, 1000, 2000, 100000, 250), 1000000,
+	       "drain rate: queue below the target: r_avg");
+	tap_eq(rapid_law_drain_rate(1000000, 12000, 2000, 100000, 250), 900000,
+	       "drain rate: 10 ms above the target, T 100 ms: 10%% below r_avg");
+	tap_eq(rapid_law_drain_rate(1000000, 500000, 2000, 100000, 250), 750000,
+	       "drain rate: at most max_milli off");
+	tap_eq(rapid_law_drain_rate(1000000, 500000, 2000, 0, 250), 1000000,
+	       "drain rate: T 0: no drain");
+	tap_eq(rapid_law_drain_rate(5, 500000, 2000, 1, 1000), 1,
+	       "drain rate: never 0");
+	tap_ok(rapid_law_drain_rate(~0ULL, 3000, 2000, 100000, 250) <= RAPID_RATE_MAX,
+	       "drain rate: huge r_avg clamped, no overflow");
+
+	rapid_cfg_default(&cfg);
+	cfg.compete = 1;
+	rapid_law_reset(&law);
+	/* a standing queue of 20 ms for a second (srtt 40 ms): compete */
+	for (u32 t = 1000; t <= 1200000; t += 20000)
+		rapid_law_queue(&law, t, 20000, 40000);
+	tap_ok(rapid_law_competing(&law, &cfg, 40000),
+	       "compete: a 20 ms floor over a second on a 40 ms path");
+	/* the floor drops: back to the small-queue law */
+	for (u32 t = 1220000; t <= 2500000; t += 20000)
+		rapid_law_queue(&law, t, 1000, 40000);
+	tap_ok(!rapid_law_competing(&law, &cfg, 40000),
+	       "compete: left once the queue drains to 1 ms");
+	/* RAPID's own transient queues: no compete */
+	rapid_law_reset(&law);
+	for (u32 t = 1000; t <= 2500000; t += 20000)
+		rapid_law_queue(&law, t, (t / 20000) % 5 ? 30000 : 500, 40000);
+	tap_ok(!rapid_law_competing(&law, &cfg, 40000),
+	       "compete: a queue that drains every 100 ms is no competitor");
+	cfg.compete = 0;
+	law.compete = 1;
+	tap_ok(!rapid_law_competing(&law, &cfg, 40000), "compete: off by configuration");
+}
+
 /* ---- losses ---------------------------------------------------------- */
 
 static void test_loss(void)
@@ -1092,6 +1325,9 @@ int main(void)
 	test_slow_start_rules();
 	test_tau_filter();
 	test_decrease();
+	test_law_queue();
+	test_law3();
+	test_law_drain_compete();
 	test_median();
 	test_loss();
 	test_fixed();
