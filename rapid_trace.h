@@ -9,6 +9,9 @@
  *   rapid_fb_check  receiver feedback met the sender's own estimate of
  *                 the same stream: both values and the verdict
  *                 (RAPID_FBV_*), i.e. why feedback was or was not applied
+ *   rapid_law     the queue law's clock (law=1), once per completed stream:
+ *                 the standing queue, its growth and noise, tau's multiple,
+ *                 competition, and r_avg after the law acted
  * Rates in kbit/s.  Example: perf record -e 'tcp_rapid:*' -a -- sleep 10;
  * or echo 1 > /sys/kernel/tracing/events/tcp_rapid/enable.
  */
@@ -31,6 +34,38 @@
 #define RAPID_FBV_DISAGREE	1	/* own estimate contradicts it */
 #define RAPID_FBV_LOSSY		2	/* room above r_avg after congestive loss */
 #define RAPID_FBV_DISTRUSTED	3	/* the receiver is not believed any more */
+
+TRACE_EVENT(rapid_law,
+	TP_PROTO(const struct sock *sk, u32 id, u32 qd_us, s32 growth_ppm,
+		 u32 noise_us, u32 tau_x, u32 compete, u32 r_avg_kbps),
+	TP_ARGS(sk, id, qd_us, growth_ppm, noise_us, tau_x, compete, r_avg_kbps),
+	TP_STRUCT__entry(
+		__field(const void *, skaddr)
+		__field(__u16, sport)
+		__field(__u16, dport)
+		__field(u32, id)
+		__field(u32, qd_us)
+		__field(s32, growth_ppm)
+		__field(u32, noise_us)
+		__field(u32, tau_x)
+		__field(u32, compete)
+		__field(u32, r_avg_kbps)
+	),
+	TP_fast_assign(
+		CC_TRACE_SK_ASSIGN(sk);
+		__entry->id = id;
+		__entry->qd_us = qd_us;
+		__entry->growth_ppm = growth_ppm;
+		__entry->noise_us = noise_us;
+		__entry->tau_x = tau_x;
+		__entry->compete = compete;
+		__entry->r_avg_kbps = r_avg_kbps;
+	),
+	TP_printk(CC_TRACE_SK_FMT "id=%u qd_us=%u growth_ppm=%d noise_us=%u tau_x=%u compete=%u r_avg_kbps=%u",
+		  __entry->sport, __entry->dport, __entry->skaddr, __entry->id,
+		  __entry->qd_us, __entry->growth_ppm, __entry->noise_us,
+		  __entry->tau_x, __entry->compete, __entry->r_avg_kbps)
+);
 
 TRACE_EVENT(rapid_stream,
 	TP_PROTO(const struct sock *sk, u32 id, u32 k, u32 r_avg_kbps,

@@ -1061,6 +1061,9 @@ static void rapid_law_update(struct sock *sk, u32 id)
 	rapid_law_competing(&ca->ring->law, &cfg, tcp_min_rtt(tp));
 	rapid_ctl_law_tick(&ca->ctl, &cfg, &ca->ring->law, id, tp->mss_cache,
 			   srtt, now);
+	trace_rapid_law(sk, id, ca->ring->law.qd_us, ca->ring->law.growth_ppm,
+			ca->ring->law.noise_us, ca->ring->law.tau_x,
+			ca->ring->law.compete, rapid_rate_to_kbps(ca->ctl.r_avg));
 }
 
 /* Stream id has been fully acknowledged; rec is its record, if any. */
