@@ -358,18 +358,36 @@ static inline u16 rapid_tcp_reserve_opt_space(struct sock *sk, unsigned int len)
 }
 
 /*
- * Give the socket its mss_clamp back (@old_clamp as returned by
- * rapid_tcp_reserve_opt_space(); 0 does nothing), e.g. in .release of a
- * socket that switches to another congestion control.  mss_cache grows
- * again at TCP's next recomputation; until then it stays smaller, which is
- * harmless (so does MTU probing's upper bound).
+ * Give the socket back what rapid_tcp_reserve_opt_space(@len) took (@old_clamp
+ * as it returned; 0 does nothing), e.g. in .release of a socket that
+ * switches to another congestion control: mss_clamp, MTU probing's upper
+ * bound (up to what the clamp allows) and mss_cache, which
+ * tcp_sync_mss() (not exported, see above) would otherwise recompute only
+ * at the next path MTU change or window growth.  mss_cache grows by @len
+ * but never above what the last synced path MTU (icsk_pmtu_cookie) or the
+ * restored clamp allow, __tcp_mtu_to_mss()'s arithmetic; tcp_sync_mss()'s
+ * other bounds only ever lower it, so mss_cache already carries them.
  */
-static inline void rapid_tcp_release_opt_space(struct sock *sk, u16 old_clamp)
+static inline void rapid_tcp_release_opt_space(struct sock *sk, u16 old_clamp,
+					       unsigned int len)
 {
+	struct inet_connection_sock *icsk = inet_csk(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
+	int opts = tp->tcp_header_len - (int)sizeof(struct tcphdr);
+	int hdrs = icsk->icsk_af_ops->net_header_len + (int)sizeof(struct tcphdr);
+	int mss;
 
-	if (old_clamp > tp->rx_opt.mss_clamp)
-		tp->rx_opt.mss_clamp = old_clamp;
+	if (!old_clamp || old_clamp <= tp->rx_opt.mss_clamp)
+		return;
+	tp->rx_opt.mss_clamp = old_clamp;
+	if (icsk->icsk_mtup.search_high + len <= old_clamp + hdrs)
+		icsk->icsk_mtup.search_high += len;
+	mss = min_t(int, tp->mss_cache + len, old_clamp - icsk->icsk_ext_hdr_len - opts);
+	if (icsk->icsk_pmtu_cookie)
+		mss = min_t(int, mss, (int)icsk->icsk_pmtu_cookie - hdrs -
+			    icsk->icsk_ext_hdr_len - opts);
+	if (mss > (int)tp->mss_cache)
+		tp->mss_cache = mss;
 }
 
 #endif /* RAPID_SKB_H */

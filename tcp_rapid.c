@@ -72,7 +72,8 @@
  *    get_info reports which (RAPID_F_FQ / RAPID_F_INTERNAL).  Other qdiscs
  *    on a socket fq has once seen are not paced at all (the socket's
  *    pacing status stays "fq"): keep fq on the egress.
- *  - One MSS per skb: .init sets sk_gso_max_segs = 1 and sk_gso_disable().
+ *  - One MSS per skb: .init sets sk_gso_max_segs = 1 and sk_gso_disable();
+ *    .release gives the socket its GSO, MSS and pacing settings back.
  *  - TCP does not pace its first 10 data segments: the first streams of a
  *    connection leave back to back (marked RAPID_SF_UNPACED).
  *  - An ABest source, one of two (both PathChirp's excursion analysis,
@@ -263,7 +264,9 @@ struct rapid {
 	u8 flags;			/* RAPID_F_* */
 	u8 cur_recorded:1,		/* current stream has a ring record */
 	   cur_done:1,			/* current stream fully acknowledged */
-	   marking:1;			/* new data carries the data option */
+	   marking:1,			/* new data carries the data option */
+	   gso_off:1,			/* .init set sk_gso_disabled */
+	   pacing_on:1;			/* .init set SK_PACING_NEEDED */
 };
 
 static struct tcp_congestion_ops tcp_rapid_ops;
@@ -1660,26 +1663,61 @@ static void rapid_init(struct sock *sk)
 	ca->edt_ns = tp->tcp_wstamp_ns;
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
 
-	/* one MSS per skb, also across route changes */
+	/* one MSS per skb, also across route changes (undone in .release) */
+	ca->gso_off = !sk->sk_gso_disabled;
 	sk->sk_gso_max_segs = 1;
 	sk_gso_disable(sk);
 	WRITE_ONCE(sk->sk_pacing_shift, READ_ONCE(rapid_p_pacing_shift.val));
-	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+	ca->pacing_on = cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE,
+				SK_PACING_NEEDED) == SK_PACING_NONE;
 	rapid_set_pacing_rate(sk, ca->ctl.r_avg);
 	rapid_set_cwnd(sk);
 }
 
+/*
+ * Give the socket back what .init changed, for the congestion control it
+ * switches to (setsockopt(TCP_CONGESTION)); also runs when the socket is
+ * destroyed or disconnected.  icsk_ca_priv is zeroed before a new .init
+ * and after tcp_disconnect(), so a release without .init restores nothing.
+ *  - GSO: sk_gso_disabled as it was (tcp_md5 and TCP-AO set it too), and
+ *    sk_route_caps / sk_gso_max_segs / sk_gso_max_size re-derived from the
+ *    socket's route by sk_setup_caps(), as ip_queue_xmit() and
+ *    inet6_csk_xmit() do when they set a route (it takes over a reference:
+ *    dst_hold() first).  Without a cached route the next transmit routes
+ *    and does the same.
+ *  - the data option's room: mss_clamp and mss_cache
+ *    (rapid_tcp_release_opt_space()).
+ *  - sk_pacing_shift: the socket default (sk_init_data()); nothing else in
+ *    the stack keeps another value (mac80211 sets its own on every packet).
+ *  - sk_pacing_status: back to SK_PACING_NONE if .init moved it to
+ *    SK_PACING_NEEDED and no fq has claimed the socket since (fq marks
+ *    every socket it sees SK_PACING_FQ, whatever its congestion control).
+ */
 static void rapid_release(struct sock *sk)
 {
 	struct rapid *ca = inet_csk_ca(sk);
+	struct dst_entry *dst;
 
 	kfree(ca->ring);
 	ca->ring = NULL;
 	ca->ctl.n = 0;		/* the hooks ignore the socket from now on */
 	ca->marking = 0;
-	rapid_tcp_release_opt_space(sk, ca->clamp_saved);
+	rapid_tcp_release_opt_space(sk, ca->clamp_saved, RAPID_DOPT_LEN);
 	ca->clamp_saved = 0;
 	WRITE_ONCE(sk->sk_pacing_shift, RAPID_PACING_SHIFT_STOCK);
+	if (ca->pacing_on)
+		cmpxchg(&sk->sk_pacing_status, SK_PACING_NEEDED, SK_PACING_NONE);
+	ca->pacing_on = 0;
+	if (ca->gso_off)
+		sk->sk_gso_disabled = 0;
+	ca->gso_off = 0;
+	if (sk->sk_state == TCP_CLOSE)
+		return;		/* destroyed or disconnected: no route to keep */
+	dst = __sk_dst_get(sk);
+	if (dst) {
+		dst_hold(dst);
+		sk_setup_caps(sk, dst);
+	}
 }
 
 /*

@@ -5,7 +5,7 @@
   rapid_probe.py sink [--port P ...] [--trickle P:KBPS ...]
   rapid_probe.py send --connect HOST:PORT [--cc rapid] [--secs S]
                       [--sample-ms MS] [--out FILE.jsonl] [--recv]
-                      [--at SECONDS:PATH=VALUE ...]
+                      [--at SECONDS:PATH=VALUE ...] [--switch SECONDS:CC]
 
 sink: accepts connections (IPv4 and IPv6) on every port and discards what
 they send; on a --trickle port it also sends KBPS kbit/s back on each
@@ -23,11 +23,14 @@ TCP_CC_INFO (struct tcp_bbr_info, which tcp_rapid fills: docs/rapid.md,
    "bw": r_avg in bit/s, "abest_kbps": last ABest, "phase": 0/1/2, "n": N,
    "flags": RAPID_F_*, "m": m in 1/1000, "ca_state": TCP ca_state,
    "retrans": tcpi_total_retrans, "rtos": tcpi_total_rto,
-   "acked": tcpi_bytes_acked, "cwnd": tcpi_snd_cwnd}
+   "acked": tcpi_bytes_acked, "cwnd": tcpi_snd_cwnd, "mss": tcpi_snd_mss,
+   "sent": tcpi_bytes_sent, "segs": tcpi_data_segs_out}
 
 --at T:PATH=VALUE writes VALUE into PATH (e.g. a module parameter) T seconds
 after connect and logs {"t": ..., "event": "PATH=VALUE"} at the moment of the
-write.  Sampling from inside the sending process needs no fork per sample,
+write.  --switch T:CC selects congestion control CC on the socket
+(setsockopt(TCP_CONGESTION)) T seconds after connect, logged as
+{"t": ..., "event": "cc=CC"}; the samples after it carry "cc".  Sampling from inside the sending process needs no fork per sample,
 so the sample times are exact in the lab's virtual clock.  --recv also reads
 (and discards) what the peer sends.
 """
@@ -63,6 +66,8 @@ def cc_info(s):
 def tcp_info(s):
     raw = s.getsockopt(socket.IPPROTO_TCP, TCP_INFO, 256)
     d = {"ca_state": raw[1]}
+    if len(raw) >= 20:
+        d["mss"] = struct.unpack_from("=I", raw, 16)[0]
     if len(raw) >= 104:
         d["rtt_us"], d["rttvar_us"] = struct.unpack_from("=II", raw, 68)
         d["cwnd"] = struct.unpack_from("=I", raw, 80)[0]
@@ -71,6 +76,10 @@ def tcp_info(s):
         d["acked"] = struct.unpack_from("=Q", raw, 120)[0]
     if len(raw) >= 152:
         d["min_rtt_us"] = struct.unpack_from("=I", raw, 148)[0]
+    if len(raw) >= 160:
+        d["segs"] = struct.unpack_from("=I", raw, 156)[0]
+    if len(raw) >= 208:
+        d["sent"] = struct.unpack_from("=Q", raw, 200)[0]
     if len(raw) >= 242:
         d["rtos"] = struct.unpack_from("=H", raw, 240)[0]
     return d
@@ -145,7 +154,11 @@ def send(a):
         when, _, assign = spec.partition(":")
         path, _, value = assign.partition("=")
         events.append((float(when), path, value))
-    events.sort()
+    for spec in a.switch or []:
+        when, _, cc = spec.partition(":")
+        events.append((float(when), None, cc))
+    events.sort(key=lambda e: e[0])
+    cur_cc = a.cc
 
     def writer():
         buf = b"\0" * (1 << 20)
@@ -165,13 +178,20 @@ def send(a):
         now = time.monotonic()
         while events and now - t0 >= events[0][0]:
             _, path, value = events.pop(0)
-            with open(path, "w") as f:
-                f.write(value)
+            if path is None:
+                s.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, value.encode())
+                cur_cc = s.getsockopt(socket.IPPROTO_TCP, TCP_CONGESTION,
+                                      16).split(b"\0", 1)[0].decode()
+                desc = f"cc={cur_cc}"
+            else:
+                with open(path, "w") as f:
+                    f.write(value)
+                desc = f"{path}={value}"
             t = time.monotonic() - t0
-            out.write(json.dumps({"t": round(t, 6), "event": f"{path}={value}"}) + "\n")
+            out.write(json.dumps({"t": round(t, 6), "event": desc}) + "\n")
         if now >= end:
             break
-        rec = {"t": round(now - t0, 6)}
+        rec = {"t": round(now - t0, 6), "cc": cur_cc}
         # TCP_INFO first: two getsockopt() calls are not one snapshot, and
         # an event between them (an RTO, say) must not show up in TCP_INFO's
         # counters with the congestion control state from before it
@@ -206,6 +226,7 @@ def main():
     c.add_argument("--out")
     c.add_argument("--recv", action="store_true")
     c.add_argument("--at", action="append", metavar="SECONDS:PATH=VALUE")
+    c.add_argument("--switch", action="append", metavar="SECONDS:CC")
     a = ap.parse_args()
     return sink(a) if a.cmd == "sink" else send(a)
 
