@@ -5,10 +5,13 @@
 #   make                 build the modules against the pinned lab kernel
 #                        (scripts/kernel.env), or against KDIR=<build dir>:
 #                        make KDIR=/lib/modules/$(uname -r)/build
+#   make LAB=1           the lab's modules (build/lab-modules/*.ko, what scripts/lab-run
+#                        loads): the production ones plus the lab-only
+#                        parameters (docs/rapid.md, "Lab modes")
 #   make setup           install/cache everything (scripts/lab-setup.sh)
 #   make setup-k7        the same plus the 7.x kernel and its build chroot
-#   make modules-k7      the modules for the lab's 7.x kernel (build/k7/*.ko),
-#                        built in its chroot (scripts/kbuild-chroot)
+#   make modules-k7      the lab modules (LAB=1) for the lab's 7.x kernel
+#                        (build/k7/*.ko), built in its chroot (scripts/kbuild-chroot)
 #   make matrix          W=1 builds against 6.12, Debian 12's 6.1, 7.3 (trixie-
 #                        backports) and sid's 7.2 (each with the compiler its
 #                        kernel was built with), warnings fail
@@ -65,8 +68,20 @@ kdir-check:
 	  echo "       run 'make setup' (pinned lab kernel) or pass KDIR=/lib/modules/\$$(uname -r)/build"; \
 	  exit 1; }
 
+# The lab build in a copy of its own (build/lab-modules), as for the matrix: the
+# production modules here and the lab's never share objects.
+build/lab-modules/.stamp: $(KSRCS) $(KHDRS) Kbuild
+	@rm -rf $(@D) && mkdir -p $(@D)
+	@cp $(KSRCS) $(KHDRS) Kbuild $(@D)/
+	@touch $@
+
+ifeq ($(LAB),1)
+modules: kdir-check build/lab-modules/.stamp
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/build/lab-modules LAB=1 $(KBUILD_EXTRA) modules
+else
 modules: kdir-check
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_EXTRA) modules
+endif
 
 setup:
 	bash scripts/lab-setup.sh
@@ -85,7 +100,7 @@ build/k7/.stamp: $(KSRCS) $(KHDRS) Kbuild
 	@touch $@
 
 modules-k7: k7-check build/k7/.stamp
-	$(K7_MAKE) M=$(CURDIR)/build/k7 modules
+	$(K7_MAKE) M=$(CURDIR)/build/k7 LAB=1 modules
 
 # Each matrix build runs in its own copy so that the two kernels' objects
 # never mix with the in-place build.
@@ -96,30 +111,34 @@ build/matrix-%/.stamp: $(KSRCS) $(KHDRS) Kbuild
 
 # 6.12 and 6.1 build on the host (bookworm's gcc-12, their compiler); the
 # two 7.x in their chroots (scripts/kernel.env).  Any warning, including
-# kbuild's own (compiler or pahole version differs), fails.
-matrix: build/matrix-6.12/.stamp build/matrix-6.1/.stamp build/matrix-7/.stamp \
-	build/matrix-7sid/.stamp
+# kbuild's own (compiler or pahole version differs), fails.  The kernels
+# the lab boots (6.12, 7.3) are built twice: production and LAB=1
+# (matrix-6.12-lab, matrix-7-lab).
+MATRIX := 6.12 6.12-lab 6.1 7 7-lab 7sid
+matrix: $(foreach m,$(MATRIX),build/matrix-$(m)/.stamp)
 	@test -d "$(PINNED_KDIR)" -a -d "$(OLD_KDIR)" || { echo "error: run 'make setup' first"; exit 1; }
 	@$(MAKE) -s k7-check
 	@test -f "$(K7SID_KROOT)/.complete" -a -f "$(K7SID_CHROOT)/.complete" || { \
 	  echo "error: no sid 7.x headers/chroot in $(LAB_CACHE): run 'make setup-k7'"; exit 1; }
-	@set -e; for v in 6.12:$(PINNED_KDIR) 6.1:$(OLD_KDIR) 7:$(K7_KDIR) \
+	@set -e; for v in 6.12:$(PINNED_KDIR) 6.12-lab:$(PINNED_KDIR) 6.1:$(OLD_KDIR) \
+	  7:$(K7_KDIR) 7-lab:$(K7_KDIR) \
 	  7sid:$(K7SID_KROOT)/usr/src/linux-headers-$(LAB_K7_SID_KVER); do \
-	  name=$${v%%:*}; kd=$${v#*:}; \
-	  echo "== W=1 build against $$kd"; \
-	  if [ $$name = 7 ]; then \
-	    $(K7_MAKE) -s M=$(CURDIR)/build/matrix-$$name W=1 modules \
+	  name=$${v%%:*}; kd=$${v#*:}; lab=; \
+	  case $$name in *-lab) lab=LAB=1 ;; esac; \
+	  echo "== W=1 build against $$kd $$lab"; \
+	  if [ $${name%-lab} = 7 ]; then \
+	    $(K7_MAKE) -s M=$(CURDIR)/build/matrix-$$name W=1 $$lab modules \
 	      > build/matrix-$$name/build.log 2>&1 || { cat build/matrix-$$name/build.log; exit 1; }; \
 	  elif [ $$name = 7sid ]; then \
 	    $(K7SID_MAKE) -s M=$(CURDIR)/build/matrix-$$name W=1 modules \
 	      > build/matrix-$$name/build.log 2>&1 || { cat build/matrix-$$name/build.log; exit 1; }; \
 	  else \
-	    $(MAKE) -s -C $$kd M=$(CURDIR)/build/matrix-$$name $(KBUILD_EXTRA) W=1 modules \
+	    $(MAKE) -s -C $$kd M=$(CURDIR)/build/matrix-$$name $(KBUILD_EXTRA) W=1 $$lab modules \
 	      > build/matrix-$$name/build.log 2>&1 || { cat build/matrix-$$name/build.log; exit 1; }; \
 	  fi; \
 	  if grep -iE 'warning|error:' build/matrix-$$name/build.log; then \
 	    echo "matrix: warnings against $$name"; exit 1; fi; \
-	  echo "   ok: $$(cd build/matrix-$$name && ls *.ko | tr '\n' ' ')$$(grep -ho -- '-DCOMPAT_[A-Z0-9_]*' build/matrix-$$name/.tcp_rapid.o.cmd | sort -u | tr '\n' ' ')"; \
+	  echo "   ok: $$(cd build/matrix-$$name && ls *.ko | tr '\n' ' ')$$(grep -ho -- '-D\(COMPAT_[A-Z0-9_]*\|RAPID_LAB\)' build/matrix-$$name/.tcp_rapid.o.cmd | sort -u | tr '\n' ' ')"; \
 	done
 
 check:

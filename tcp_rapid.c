@@ -311,10 +311,17 @@ static struct rapid_param rapid_p_loss_factor = {
 	"1/1000", false, false };
 static struct rapid_param rapid_p_stream_slots = {
 	128, 8, 4096, "streams", true, true };
+#ifdef RAPID_LAB
+/* Lab modes: module parameters of the lab build (make LAB=1) only. */
 static struct rapid_param rapid_p_fixed_rate = {
 	0, RAPID_KBPS_MIN, RAPID_KBPS_MAX, "kbit/s", true, false };
 static struct rapid_param rapid_p_inject_abest = {
 	0, 1, RAPID_KBPS_MAX, "kbit/s", true, false };
+#else
+/* Production build: no lab modes, both stay 0 (off). */
+static const struct rapid_param rapid_p_fixed_rate;
+static const struct rapid_param rapid_p_inject_abest;
+#endif
 static struct rapid_param rapid_p_mark_data = {
 	1, 0, 1, "(boolean)", false, false };
 static struct rapid_param rapid_p_sender_estimate = {
@@ -408,12 +415,14 @@ MODULE_PARM_DESC(loss_factor,
 module_param_cb(stream_slots, &rapid_param_ops, &rapid_p_stream_slots, 0444);
 MODULE_PARM_DESC(stream_slots,
 		 "per-socket records of unacknowledged streams; 0 (none) or a power of two in 8..4096, default 128");
+#ifdef RAPID_LAB
 module_param_cb(fixed_rate_kbps, &rapid_param_ops, &rapid_p_fixed_rate, 0644);
 MODULE_PARM_DESC(fixed_rate_kbps,
 		 "LAB MODE: hold r_avg at this rate, no slow start, ABest and losses ignored (kbit/s); 0 (off) or 10..100000000");
 module_param_cb(inject_abest_kbps, &rapid_param_ops, &rapid_p_inject_abest, 0644);
 MODULE_PARM_DESC(inject_abest_kbps,
 		 "LAB MODE: every fully acked p-stream reports this ABest (kbit/s); 0 (off) or 1..100000000");
+#endif
 module_param_cb(mark_data, &rapid_param_ops, &rapid_p_mark_data, 0644);
 MODULE_PARM_DESC(mark_data,
 		 "new connections mark their data for a tcp_rapid_rx receiver (12-byte option, MSS 12 bytes smaller); 0..1, default 1");

@@ -66,8 +66,10 @@
  * Lab switch: mark_tx_port makes the module mark the outgoing data of any
  * TCP socket to that port with a synthetic numbering (30-packet streams,
  * index from the socket's data segment count), so that the receive path
- * can be tested end to end with any sender.  Off by default; never for
- * production.
+ * can be tested end to end with any sender.  Off by default; only in the
+ * lab build (make LAB=1, -DRAPID_LAB): production modules have no such
+ * parameter.  It changes the marked socket for good (one MSS per skb, a
+ * smaller MSS), which is fine for the lab's test sockets only.
  *
  * Counters: /sys/module/tcp_rapid_rx/parameters/stats (all namespaces);
  * the flows of a namespace: /proc/net/rapid_rx.  docs/rapid.md, section
@@ -210,7 +212,10 @@ static struct rapid_rx_param rapid_rx_p_q_noise = {
 static struct rapid_rx_param rapid_rx_p_min_pkts = {
 	RAPID_PC_MIN_PKTS_DEFAULT, 2, RAPID_PSTREAM_MAX, "packets" };
 static struct rapid_rx_param rapid_rx_p_feedback_acks = { 4, 0, 65535, "ACKs" };
+#ifdef RAPID_LAB
+/* the lab marker: a module parameter of the lab build (make LAB=1) only */
 static struct rapid_rx_param rapid_rx_p_mark_tx_port = { 0, 0, 65535, "(TCP port)" };
+#endif
 
 static int rapid_rx_param_set(const char *val, const struct kernel_param *kp)
 {
@@ -268,9 +273,11 @@ MODULE_PARM_DESC(min_pkts,
 module_param_cb(feedback_acks, &rapid_rx_param_ops, &rapid_rx_p_feedback_acks, 0644);
 MODULE_PARM_DESC(feedback_acks,
 		 "pure ACKs that carry each stream's result (ACKs); 0 (every ACK, latest result)..65535, default 4");
+#ifdef RAPID_LAB
 module_param_cb(mark_tx_port, &rapid_rx_param_ops, &rapid_rx_p_mark_tx_port, 0644);
 MODULE_PARM_DESC(mark_tx_port,
 		 "LAB ONLY: mark outgoing data to this TCP port with synthetic 30-packet streams; 0 (off)..65535");
+#endif
 
 static int rapid_rx_stats_get(char *buffer, const struct kernel_param *kp)
 {
@@ -650,6 +657,7 @@ out:
 	spin_unlock_bh(&f->lock);
 }
 
+#ifdef RAPID_LAB
 /*
  * LAB ONLY (mark_tx_port): do to any TCP socket connecting to @port what
  * the RAPID sender does to its own: make room for the data option and
@@ -699,11 +707,27 @@ static void rapid_rx_mark_test(struct sk_buff *skb,
 	rapid_rx_count(ret ? RAPID_RX_MARK_FAILED : RAPID_RX_MARKED);
 }
 
+static u16 rapid_rx_mark_port(void)
+{
+	return READ_ONCE(rapid_rx_p_mark_tx_port.val);
+}
+#else
+static u16 rapid_rx_mark_port(void)
+{
+	return 0;	/* production build: no lab marker */
+}
+
+static void rapid_rx_mark_test(struct sk_buff *skb,
+			       const struct rapid_skb_tcp *t, u16 port)
+{
+}
+#endif
+
 static unsigned int rapid_rx_local_out(void *priv, struct sk_buff *skb,
 				       const struct nf_hook_state *state)
 {
 	struct rapid_rx_net *rn = rapid_rx_pernet(state->net);
-	u16 port = READ_ONCE(rapid_rx_p_mark_tx_port.val);
+	u16 port = rapid_rx_mark_port();
 	struct rapid_skb_tcp t;
 	struct rapid_rx_key k;
 

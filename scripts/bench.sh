@@ -12,7 +12,8 @@
 # --set bottleneck.rate_mbit=20 --set flows.0.rtt_ms=100).  Without: the
 # default suite (see SUITE below, ~15 min of wall time under TCG).
 #
-# Steps: set-up (scripts/lab-setup.sh, cached), `make modules`, then per
+# Steps: set-up (scripts/lab-setup.sh, cached), `make LAB=1` (the lab
+# modules, which lab-run loads), then per
 # scenario one boot of the lab kernel in the precise clock mode
 # (scripts/lab-run --clock precise) running the guest driver
 # (scripts/bench_guest.sh), then the analysis on the host (scripts/bench.py:
@@ -73,8 +74,8 @@ if [ $build = 1 ]; then
 		log "set-up failed (log: build/bench-setup.log)"
 		exit 1
 	}
-	log "building the modules (make modules)"
-	make -s modules >"$top/build/bench-build.log" 2>&1 || {
+	log "building the lab modules (make LAB=1)"
+	make -s LAB=1 modules >"$top/build/bench-build.log" 2>&1 || {
 		tail -n 30 "$top/build/bench-build.log" >&2
 		log "module build failed (log: build/bench-build.log)"
 		exit 1

@@ -39,7 +39,7 @@ if [ -n "${BIAS_CBURST:-}" ]; then
 		ceil 100mbit burst "$BIAS_CBURST" cburst "$BIAS_CBURST" || exit 1
 	tc -n "$LAB_RTR" -d class show dev bn0 >&2
 fi
-grep -q '^tcp_rapid_rx ' /proc/modules || insmod "$LAB_TOP/tcp_rapid_rx.ko"
+grep -q '^tcp_rapid_rx ' /proc/modules || insmod "$LAB_MODDIR/tcp_rapid_rx.ko"
 port=5700
 for c in $CASES; do
 	port=$((port + 2))

@@ -4,7 +4,9 @@
 # tests/run.sh - the project's one test command (README, `make test`, .ci/run).
 #
 # Does its own set-up, then runs, as one flat kselftest-style TAP stream:
-#   1. set-up, module builds (pinned 6.12, and 7.x in its chroot), W=1
+#   1. set-up, module builds (pinned 6.12: production, and the lab build
+#      with the lab-only parameters that the VM loads; 7.x lab modules in
+#      its chroot), production modules without lab parameters, W=1
 #      compile matrix (6.12 + 6.1 + 7.3 + sid's 7.2), checkpatch, the DKMS
 #      package builds (make dkms, make dkms-k7);
 #   2. the userspace unit tests (tests/unit/test_*.c, ASan + UBSan), built
@@ -241,8 +243,15 @@ lab_time() {
 build_ok=1 k7_ok=1
 if [ $mode = all ] || [ $mode = vm ]; then
 	step "setup: scripts/lab-setup.sh --with-k7 (idempotent, cached)" bash scripts/lab-setup.sh --with-k7 || finish
-	step "build: modules against the pinned 6.12 headers" make -s modules || build_ok=0
-	step "build: modules against the 7.x headers (build/k7, in its chroot)" make -s modules-k7 || k7_ok=0
+	step "build: production modules against the pinned 6.12 headers" make -s modules || build_ok=0
+	step "build: lab modules (LAB=1, build/lab-modules: what the VM loads)" make -s LAB=1 modules || build_ok=0
+	step "build: production modules list no lab-only parameter (modinfo)" \
+		bash -c '! /sbin/modinfo -F parm tcp_rapid.ko tcp_rapid_rx.ko |
+			grep -E "^(fixed_rate_kbps|inject_abest_kbps|mark_tx_port):"' || true
+	step "build: the lab modules list them" \
+		bash -c '[ "$(/sbin/modinfo -F parm build/lab-modules/tcp_rapid.ko \
+			build/lab-modules/tcp_rapid_rx.ko | grep -cE "^(fixed_rate_kbps|inject_abest_kbps|mark_tx_port):")" = 3 ]' || true
+	step "build: lab modules against the 7.x headers (build/k7, in its chroot)" make -s modules-k7 || k7_ok=0
 	step "build: userspace tools (build/rapid-trace, used by 60-rapid-rx)" make -s tools || true
 	step "build: W=1 warning-free against 6.12, 6.1, 7.3 and sid's 7.2 headers" make -s matrix || true
 	step "check: checkpatch --strict clean" make -s check || true

@@ -8,7 +8,11 @@
 # the host against the pinned kernel (tests/run.sh does that first: the
 # compile at native speed, not under TCG), is installed with `dkms install`
 # into this kernel's module tree and its modules load from there with
-# modprobe -- the way a user installs them once and forgets them.  Then
+# modprobe -- the way a user installs them once and forgets them.  It is
+# the production build: no lab-only parameter (docs/rapid.md, "Lab
+# modes"): modinfo lists none, and given one the kernel ignores it ("unknown
+# parameter ... ignored": module loading does not fail on unknown
+# parameters) and no such file appears in /sys/module/*/parameters.  Then
 # `dkms remove` takes them away again.
 . "$LAB_TOP/tests/vm/lib.sh"
 
@@ -68,6 +72,21 @@ for m in $mods; do
 	kt_check "modprobe $m loads the DKMS build" modprobe "$m"
 	kt_check "modinfo -n $m points into updates/dkms" \
 		bash -c "modinfo -n $m | grep -q /updates/dkms/"
+done
+# the production build has no lab switches
+for mp in tcp_rapid:fixed_rate_kbps tcp_rapid:inject_abest_kbps tcp_rapid_rx:mark_tx_port; do
+	m=${mp%%:*} p=${mp#*:}
+	kt_check_not "modinfo $m (DKMS) lists no $p" \
+		bash -c "modinfo -F parm $m | grep -q '^$p:'"
+done
+for mp in tcp_rapid:fixed_rate_kbps=1000 tcp_rapid_rx:mark_tx_port=5001; do
+	m=${mp%%:*} p=${mp#*:}
+	kt_rmmod_wait "$m" 30 || kt_diag "$m still loaded"
+	modprobe "$m" "$p"
+	kt_check "modprobe $m $p: the kernel ignores the unknown parameter" \
+		bash -c "dmesg | tail -n 20 | grep -q \"unknown parameter '${p%%=*}' ignored\""
+	kt_check_not "$m (DKMS) has no ${p%%=*} in /sys/module" test -e "/sys/module/$m/parameters/${p%%=*}"
+	kt_check "$m (DKMS) loaded" test -d "/sys/module/$m"
 done
 for c in $(echo "$mods" | grep -v '_rx$' | sed 's/^tcp_//'); do
 	kt_check "$c is available after modprobe" lab_cc_available "$c"
