@@ -940,6 +940,21 @@ static inline u64 rapid_law_step(struct rapid_ctl *ctl,
 	return next;
 }
 
+/* Set r_avg to next (clamped) and say which way it moved. */
+static inline enum rapid_ev rapid_ctl_law_apply(struct rapid_ctl *ctl,
+						const struct rapid_cfg *cfg,
+						u64 next)
+{
+	enum rapid_ev ev;
+
+	next = rapid_rate_clamp(next, cfg->min_rate, cfg->max_rate);
+	if (next == ctl->r_avg)
+		return RAPID_EV_NONE;
+	ev = next > ctl->r_avg ? RAPID_EV_INCREASE : RAPID_EV_DECREASE;
+	ctl->r_avg = next;
+	return ev;
+}
+
 /*
  * The queue law's clock: stream `id` completed (its queue sample is in
  * law).  Cuts for a growing queue and probes without one, whether or not
@@ -951,21 +966,12 @@ static inline enum rapid_ev rapid_ctl_law_tick(struct rapid_ctl *ctl,
 					       struct rapid_law *law, u32 id,
 					       u32 mss, u32 srtt_us, u32 now_us)
 {
-	u64 next;
-
 	if (!ctl->n || ctl->phase != RAPID_PHASE_STEADY || ctl->refine ||
 	    cfg->law != RAPID_LAW_QUEUE)
 		return RAPID_EV_NONE;
-	next = rapid_law_step(ctl, cfg, law, id, 0, mss, srtt_us, now_us);
-	next = rapid_rate_clamp(next, cfg->min_rate, cfg->max_rate);
-	if (next == ctl->r_avg)
-		return RAPID_EV_NONE;
-	if (next < ctl->r_avg) {
-		ctl->r_avg = next;
-		return RAPID_EV_DECREASE;
-	}
-	ctl->r_avg = next;
-	return RAPID_EV_INCREASE;
+	return rapid_ctl_law_apply(ctl, cfg, rapid_law_step(ctl, cfg, law, id,
+							    0, mss, srtt_us,
+							    now_us));
 }
 
 /*
@@ -982,7 +988,9 @@ static inline enum rapid_ev rapid_ctl_law_tick(struct rapid_ctl *ctl,
  * cfg->ss_refine streams), lower adopted at
  * once, where ABest is the median of the newest cfg->median
  * estimates kept in hist (NULL: each estimate alone, the report's rule).
- * Always clamped to [min_rate, max_rate].
+ * With cfg->law = RAPID_LAW_QUEUE and law state, steady state (after the
+ * refinement) follows rapid_law_step() instead; srtt_us and now_us are its
+ * clock.  Always clamped to [min_rate, max_rate].
  */
 static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 						   const struct rapid_cfg *cfg,
@@ -992,7 +1000,6 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 						   u32 srtt_us, u32 now_us)
 {
 	u64 top, r_1;
-	enum rapid_ev ev;
 	bool refining;
 	u32 n;
 
@@ -1041,17 +1048,11 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 	 */
 	if (refining)
 		ctl->refine = abest < ctl->r_avg ? 0 : ctl->refine - 1;
-	if (cfg->law == RAPID_LAW_QUEUE && law && !refining) {
-		u64 next = rapid_law_step(ctl, cfg, law, id, abest, mss,
-					  srtt_us, now_us);
-
-		next = rapid_rate_clamp(next, cfg->min_rate, cfg->max_rate);
-		if (next == ctl->r_avg)
-			return RAPID_EV_NONE;
-		ev = next > ctl->r_avg ? RAPID_EV_INCREASE : RAPID_EV_DECREASE;
-		ctl->r_avg = next;
-		return ev;
-	}
+	if (cfg->law == RAPID_LAW_QUEUE && law && !refining)
+		return rapid_ctl_law_apply(ctl, cfg,
+					   rapid_law_step(ctl, cfg, law, id,
+							  abest, mss, srtt_us,
+							  now_us));
 	if (abest > ctl->r_avg) {
 		u64 next = refining ? abest :
 			   rapid_filter_increase(ctl->r_avg, abest, ctl->n, mss,
