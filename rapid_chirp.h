@@ -481,6 +481,9 @@ struct rapid_cfg {
 	u32 q_target_us;	/* the queue law's standing queue target, us */
 	u8 adapt_tau;		/* the queue law adapts tau (struct rapid_law) */
 	u8 compete;		/* the queue law competes with a standing queue */
+	u8 count_flows;		/* the queue law scales tau by n_est
+				 * (rapid_law_count_flows())
+				 */
 	u16 probe_milli;	/* the queue law: probe up by this share of
 				 * r_avg per srtt when the estimate is not
 				 * above r_avg and there is no queue (0: off)
@@ -506,6 +509,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->q_target_us = 2000;
 	cfg->adapt_tau = 0;
 	cfg->compete = 0;
+	cfg->count_flows = 0;
 	cfg->probe_milli = 0;
 }
 
@@ -767,6 +771,14 @@ struct rapid_law {
 				 * us (EWMA, gain 1/8): delay noise of the
 				 * path, which a queue target must clear
 				 */
+	u32 n_t_us;		/* start of the flow count's window, us
+				 * (0: none yet)
+				 */
+	u64 n_a;		/* B/s: the estimate at that start */
+	u64 n_r[2];		/* B/s: r_avg at the last two starts */
+	u16 n_est;		/* flows increasing together, in
+				 * 1/RAPID_NEST_ONE (0: not yet counted)
+				 */
 };
 
 /*
@@ -863,6 +875,57 @@ static inline bool rapid_law_competing(struct rapid_law *law,
 }
 
 /*
+ * How many flows increase together with this one, from how ABest answers
+ * its own increases (docs/rapid.md, "Counting the flows").  ABest is C
+ * less everything but this flow: a flow alone sees it unmoved by its own
+ * increases, while each of n flows rising together sees it fall by the
+ * others' increases, n - 1 times its own.  Over windows of one srtt, the
+ * fall of the estimate in a window (the path as it was a round trip
+ * earlier) is set against the flow's own rise in the window before; a
+ * window after a rise of at least 1/RAPID_NEST_MIN_RISE of r_avg gives the
+ * sample 1 + fall / rise, averaged with gain 1/4 into n_est.  The queue
+ * law's increases then use tau x n_est: the aggregate's gain stays that
+ * of one flow however many share the path, and a lone flow keeps tau.
+ */
+#define RAPID_NEST_ONE		16U	/* n_est's unit: 1 flow */
+#define RAPID_NEST_MAX		(64U * RAPID_NEST_ONE)
+#define RAPID_NEST_MIN_RISE	32U	/* rises below r_avg / this: no sample */
+
+static inline void rapid_law_count_flows(struct rapid_law *law, u64 abest,
+					 u64 r_avg, u32 srtt_us, u32 now_us)
+{
+	u64 rise, fall, s;
+
+	if (!law->n_est)
+		law->n_est = RAPID_NEST_ONE;
+	if (!law->n_t_us) {
+		law->n_a = abest;
+		law->n_r[0] = r_avg;
+		law->n_r[1] = r_avg;
+		law->n_t_us = now_us ? now_us : 1;
+		return;
+	}
+	if ((s32)(now_us - law->n_t_us) < 0 || now_us - law->n_t_us < srtt_us)
+		return;
+	if (law->n_r[1] > law->n_r[0] &&
+	    law->n_r[1] - law->n_r[0] >= law->n_r[1] / RAPID_NEST_MIN_RISE) {
+		rise = law->n_r[1] - law->n_r[0];
+		fall = law->n_a > abest ? law->n_a - abest : 0;
+		/* fall / rise <= 64: no overflow, the sample within the max */
+		if (fall > rise * (RAPID_NEST_MAX / RAPID_NEST_ONE))
+			fall = rise * (RAPID_NEST_MAX / RAPID_NEST_ONE);
+		s = RAPID_NEST_ONE + div64_u64(fall * RAPID_NEST_ONE, rise);
+		if (s > RAPID_NEST_MAX)
+			s = RAPID_NEST_MAX;
+		law->n_est = (u16)((3U * law->n_est + (u32)s + 2U) / 4U);
+	}
+	law->n_r[0] = law->n_r[1];
+	law->n_r[1] = r_avg;
+	law->n_a = abest;
+	law->n_t_us = now_us ? now_us : 1;
+}
+
+/*
  * The queue law (cfg->law = RAPID_LAW_QUEUE; ours, docs/rapid.md "The
  * queue law").  r_avg is an integrator:
  *  - a growing queue (above the noise: target + 2 x noise) cuts it by
@@ -892,10 +955,12 @@ static inline u64 rapid_law_step(struct rapid_ctl *ctl,
 {
 	u64 r = ctl->r_avg, next;
 	s64 g = law->growth_ppm;
-	u32 target;
+	u32 target, mult;
 
 	if (!law->tau_x)
 		law->tau_x = 1;
+	if (abest && cfg->count_flows)
+		rapid_law_count_flows(law, abest, r, srtt_us, now_us);
 	/* noise: a target above it, a growth that clears it */
 	target = cfg->q_target_us + 2 * law->noise_us;
 	if (g > RAPID_GROWTH_MIN && law->qd_us <= target)
@@ -935,8 +1000,13 @@ static inline u64 rapid_law_step(struct rapid_ctl *ctl,
 				 l_ns, (u64)srtt_us * 1000);
 		return r + (step ? step : 1);
 	}
+	/* tau x max(tau_x, n_est): n_est in 1/RAPID_NEST_ONE */
+	mult = law->tau_x * RAPID_NEST_ONE;
+	if (cfg->count_flows && law->n_est > mult)
+		mult = law->n_est;
 	next = rapid_filter_increase(r, abest, ctl->n, mss,
-				     cfg->tau_ns * law->tau_x);
+				     div_u64(cfg->tau_ns * mult,
+					     RAPID_NEST_ONE));
 	return next;
 }
 

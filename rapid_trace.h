@@ -37,8 +37,10 @@
 
 TRACE_EVENT(rapid_law,
 	TP_PROTO(const struct sock *sk, u32 id, u32 qd_us, s32 growth_ppm,
-		 u32 noise_us, u32 tau_x, u32 compete, u32 r_avg_kbps),
-	TP_ARGS(sk, id, qd_us, growth_ppm, noise_us, tau_x, compete, r_avg_kbps),
+		 u32 noise_us, u32 tau_x, u32 n_est, u32 compete,
+		 u32 r_avg_kbps),
+	TP_ARGS(sk, id, qd_us, growth_ppm, noise_us, tau_x, n_est, compete,
+		r_avg_kbps),
 	TP_STRUCT__entry(
 		__field(const void *, skaddr)
 		__field(__u16, sport)
@@ -48,6 +50,7 @@ TRACE_EVENT(rapid_law,
 		__field(s32, growth_ppm)
 		__field(u32, noise_us)
 		__field(u32, tau_x)
+		__field(u32, n_est)
 		__field(u32, compete)
 		__field(u32, r_avg_kbps)
 	),
@@ -58,13 +61,15 @@ TRACE_EVENT(rapid_law,
 		__entry->growth_ppm = growth_ppm;
 		__entry->noise_us = noise_us;
 		__entry->tau_x = tau_x;
+		__entry->n_est = n_est;
 		__entry->compete = compete;
 		__entry->r_avg_kbps = r_avg_kbps;
 	),
-	TP_printk(CC_TRACE_SK_FMT "id=%u qd_us=%u growth_ppm=%d noise_us=%u tau_x=%u compete=%u r_avg_kbps=%u",
+	TP_printk(CC_TRACE_SK_FMT "id=%u qd_us=%u growth_ppm=%d noise_us=%u tau_x=%u n_est16=%u compete=%u r_avg_kbps=%u",
 		  __entry->sport, __entry->dport, __entry->skaddr, __entry->id,
 		  __entry->qd_us, __entry->growth_ppm, __entry->noise_us,
-		  __entry->tau_x, __entry->compete, __entry->r_avg_kbps)
+		  __entry->tau_x, __entry->n_est, __entry->compete,
+		  __entry->r_avg_kbps)
 );
 
 TRACE_EVENT(rapid_stream,

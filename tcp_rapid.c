@@ -339,6 +339,8 @@ static struct rapid_param rapid_p_adapt_tau = {
 	1, 0, 1, "(boolean)", false, false };
 static struct rapid_param rapid_p_compete = {
 	1, 0, 1, "(boolean)", false, false };
+static struct rapid_param rapid_p_count_flows = {
+	1, 0, 1, "(boolean)", false, false };
 static struct rapid_param rapid_p_probe = {
 	20, 1, 1000, "1/1000", true, false };
 static struct rapid_param rapid_p_median = {
@@ -447,6 +449,9 @@ MODULE_PARM_DESC(adapt_tau,
 module_param_cb(compete, &rapid_param_ops, &rapid_p_compete, 0644);
 MODULE_PARM_DESC(compete,
 		 "queue law: hold a share against a flow that keeps a standing queue; 0..1, default 1");
+module_param_cb(count_flows, &rapid_param_ops, &rapid_p_count_flows, 0644);
+MODULE_PARM_DESC(count_flows,
+		 "queue law: increases slow down by the number of flows rising together, counted from how ABest answers the flow's own increases; 0..1, default 1");
 module_param_cb(probe_milli, &rapid_param_ops, &rapid_p_probe, 0644);
 MODULE_PARM_DESC(probe_milli,
 		 "queue law: probe up by this share of r_avg per srtt without a queue or a higher estimate (1/1000); 0 (off) or 1..1000, default 20");
@@ -540,6 +545,7 @@ static void rapid_cfg_load(struct rapid_cfg *cfg)
 	cfg->q_target_us = READ_ONCE(rapid_p_q_target.val);
 	cfg->adapt_tau = READ_ONCE(rapid_p_adapt_tau.val);
 	cfg->compete = READ_ONCE(rapid_p_compete.val);
+	cfg->count_flows = READ_ONCE(rapid_p_count_flows.val);
 	cfg->probe_milli = READ_ONCE(rapid_p_probe.val);
 }
 
@@ -1075,7 +1081,8 @@ static void rapid_law_update(struct sock *sk, u32 id)
 			   srtt, now);
 	trace_rapid_law(sk, id, ca->ring->law.qd_us, ca->ring->law.growth_ppm,
 			ca->ring->law.noise_us, ca->ring->law.tau_x,
-			ca->ring->law.compete, rapid_rate_to_kbps(ca->ctl.r_avg));
+			ca->ring->law.n_est, ca->ring->law.compete,
+			rapid_rate_to_kbps(ca->ctl.r_avg));
 }
 
 /* Stream id has been fully acknowledged; rec is its record, if any. */

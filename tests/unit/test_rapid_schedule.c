@@ -974,6 +974,102 @@ static void test_law3(void)
 	tap_eq(ctl.r_avg, r, "queue law: tick: nothing in slow start");
 }
 
+/*
+ * Counting the flows that rise together: a lone flow's ABest does not
+ * move with its own increases; each of n flows rising in step sees it
+ * fall n - 1 times as fast as it rises.
+ */
+static void test_law_count_flows(void)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	struct rapid_law law;
+	u64 r, r1, r2;
+	u32 t;
+	int k;
+
+	/* alone: r_avg rises 10% per srtt, ABest stays at 5 MB/s */
+	rapid_law_reset(&law);
+	r = 1000000;
+	for (k = 0, t = 1000; k < 20; k++, t += 50000) {
+		rapid_law_count_flows(&law, 5000000, r, 50000, t);
+		r += r / 10;
+	}
+	tap_eq(law.n_est, RAPID_NEST_ONE, "count flows: alone, ABest unmoved: 1 flow");
+	/* 12 in step: each rise of d takes 11 d off the next window's ABest */
+	rapid_law_reset(&law);
+	r = 1000000;
+	{
+		u64 a = 8000000, prev_rise = 0;
+
+		for (k = 0, t = 1000; k < 30; k++, t += 50000) {
+			a -= 11 * prev_rise;
+			rapid_law_count_flows(&law, a, r, 50000, t);
+			prev_rise = r / 20;	/* 5% per srtt */
+			r += prev_rise;
+		}
+	}
+	tap_ok(law.n_est >= 11 * RAPID_NEST_ONE && law.n_est <= 13 * RAPID_NEST_ONE,
+	       "count flows: 12 rising in step: n_est %u/16 in [11, 13]", law.n_est);
+	/* they stop rising: after the window of the last rise, n_est keeps
+	 * its value whatever ABest does (no information)
+	 */
+	for (k = 0; k < 2; k++, t += 50000)
+		rapid_law_count_flows(&law, 1000000, r, 50000, t);
+	r1 = law.n_est;
+	for (k = 0; k < 10; k++, t += 50000)
+		rapid_law_count_flows(&law, k & 1 ? 100000 : 9000000, r, 50000, t);
+	tap_eq(law.n_est, r1, "count flows: no rise, no sample");
+	/* alone again: rises with ABest unmoved bring it back to 1 */
+	for (k = 0; k < 40; k++, t += 50000) {
+		rapid_law_count_flows(&law, 1000000, r, 50000, t);
+		r += r / 10;
+	}
+	tap_ok(law.n_est <= RAPID_NEST_ONE + 2, "count flows: alone again: back to 1 (%u/16)", law.n_est);
+	/* windows shorter than srtt give nothing; time going back neither */
+	rapid_law_reset(&law);
+	rapid_law_count_flows(&law, 5000000, 1000000, 50000, 1000);
+	rapid_law_count_flows(&law, 1000000, 2000000, 50000, 20000);
+	rapid_law_count_flows(&law, 1000000, 3000000, 50000, 500);
+	tap_ok(law.n_r[1] == 1000000 && law.n_t_us == 1000,
+	       "count flows: a window shorter than srtt, or from the past, is no window");
+	/* a collapse of ABest against a tiny rise: the sample is bounded */
+	rapid_law_reset(&law);
+	rapid_law_count_flows(&law, RAPID_RATE_MAX, 1000, 1, 10);
+	rapid_law_count_flows(&law, RAPID_RATE_MAX, 2000, 1, 20);
+	for (k = 0; k < 40; k++)
+		rapid_law_count_flows(&law, k & 1 ? RAPID_RATE_MAX : 1,
+				      (u64)(k + 3) * 1000, 1, 30 + 10 * k);
+	tap_ok(law.n_est <= RAPID_NEST_MAX && law.n_est > 32 * RAPID_NEST_ONE,
+	       "count flows: huge falls bounded by RAPID_NEST_MAX (%u/16)", law.n_est);
+	/* across the 32-bit us wrap */
+	rapid_law_reset(&law);
+	rapid_law_count_flows(&law, 5000000, 1000000, 1000, 0xfffff000U);
+	rapid_law_count_flows(&law, 5000000, 2000000, 1000, 0x00000100U);
+	tap_ok(law.n_r[1] == 2000000, "count flows: a window across the us wrap counts");
+
+	/* the law: tau x n_est on increases, only with count_flows */
+	rapid_cfg_default(&cfg);
+	cfg.law = RAPID_LAW_QUEUE;
+	cfg.median = 1;
+	cfg.count_flows = 1;
+	ctl = steady_ctl(&cfg, 1000000);
+	rapid_law_reset(&law);
+	law.valid = 1;
+	law.tau_x = 1;
+	law.n_est = 8 * RAPID_NEST_ONE;
+	law.n_t_us = 1;	/* counting started: this estimate is no window */
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 5, 3000000, P_FULL, 50000, 100);
+	r1 = rapid_filter_increase(1000000, 3000000, ctl.n, P_FULL, cfg.tau_ns * 8);
+	tap_eq(ctl.r_avg, r1, "queue law: 8 flows counted: increase with 8 tau");
+	cfg.count_flows = 0;
+	ctl = steady_ctl(&cfg, 1000000);
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 6, 3000000, P_FULL, 50000, 200);
+	r2 = rapid_filter_increase(1000000, 3000000, ctl.n, P_FULL, cfg.tau_ns);
+	tap_eq(ctl.r_avg, r2, "queue law: count_flows 0: the plain tau");
+	tap_ok(r1 < r2, "queue law: 8 counted flows rise slower than one");
+}
+
 static void test_law_drain_compete(void)
 {
 	struct rapid_cfg cfg;
@@ -1328,6 +1424,7 @@ int main(void)
 	test_law_queue();
 	test_law3();
 	test_law_drain_compete();
+	test_law_count_flows();
 	test_median();
 	test_loss();
 	test_fixed();
