@@ -755,6 +755,7 @@ struct rapid_law {
 				 * decrease (0: none)
 				 */
 	u32 qd_us;		/* newest standing queue sample, us */
+	u32 qd2_us;		/* the sample before it, us */
 	u8 valid;		/* ref_* hold a sample */
 	u8 tau_x;		/* Eq. 6's tau is multiplied by this (1..64):
 				 * doubled after a cut that found the flows
@@ -767,9 +768,10 @@ struct rapid_law {
 	u32 win_min_us;		/* lowest qd in this window, us */
 	u32 prev_min_us;	/* ... and in the previous one */
 	u8 compete;		/* a standing queue that is not ours: compete */
-	u32 noise_us;		/* mean deviation of successive qd samples,
-				 * us (EWMA, gain 1/8): delay noise of the
-				 * path, which a queue target must clear
+	u32 noise_us;		/* half the second difference of successive
+				 * qd samples, us (EWMA, gain 1/8): delay
+				 * noise of the path, which a queue target
+				 * must clear
 				 */
 	u32 n_t_us;		/* start of the flow count's window, us
 				 * (0: none yet)
@@ -812,11 +814,22 @@ static inline void rapid_law_queue(struct rapid_law *law, u32 now_us,
 	u32 dt;
 
 	if (law->valid) {
-		u32 d = qd_us > law->qd_us ? qd_us - law->qd_us :
-			law->qd_us - qd_us;
+		/*
+		 * Noise from the second difference of the samples: a queue
+		 * that ramps up or down (the flows' own dynamics, which the
+		 * first difference counted as noise, raising the target with
+		 * every oscillation) adds nothing; independent noise of
+		 * deviation s adds about 1.2 s, alternation its full swing.
+		 */
+		s64 d2 = (s64)qd_us - 2 * (s64)law->qd_us + (s64)law->qd2_us;
+		u64 d = (u64)(d2 < 0 ? -d2 : d2) / 2;
 
-		law->noise_us = law->noise_us - (law->noise_us >> 3) + (d >> 3);
+		if (d > RAPID_GROWTH_MAX)
+			d = RAPID_GROWTH_MAX;
+		law->noise_us = law->noise_us - (law->noise_us >> 3) +
+				((u32)d >> 3);
 	}
+	law->qd2_us = law->valid ? law->qd_us : qd_us;
 	law->qd_us = qd_us;
 	if (!law->win_t_us || now_us - law->win_t_us >=
 	    (srtt_us * 4 > RAPID_COMPETE_WIN_US ? srtt_us * 4 :
@@ -968,9 +981,9 @@ static inline u64 rapid_law_step(struct rapid_ctl *ctl,
 	if (g > RAPID_GROWTH_MIN &&
 	    (!law->dec_id || rapid_id_after(id, law->dec_id))) {
 		law->dec_id = ctl->launched_id ? ctl->launched_id : id;
-		if (cfg->adapt_tau && g > RAPID_GROWTH_BIG &&
-		    law->tau_x < RAPID_TAU_X_MAX)
-			law->tau_x *= 2;
+		if (cfg->adapt_tau && g > RAPID_GROWTH_BIG)
+			law->tau_x = law->tau_x >= RAPID_TAU_X_MAX / 2 ?
+				     RAPID_TAU_X_MAX : 2 * law->tau_x;
 		law->tau_t_us = now_us;
 		return div64_u64(r * RAPID_PPM, RAPID_PPM + g);
 	}

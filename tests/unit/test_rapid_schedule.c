@@ -913,6 +913,11 @@ static void test_law3(void)
 		rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 50 + i, 1, P_FULL, 100000, 0);
 	}
 	tap_eq(law.tau_x, RAPID_TAU_X_MAX, "queue law: tau's multiple is bounded");
+	law.tau_x = RAPID_TAU_X_MAX - 4;	/* decayed from the max, then a cut */
+	law.growth_ppm = 8000000;
+	law.dec_id = 0;
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 61, 1, P_FULL, 100000, 0);
+	tap_eq(law.tau_x, RAPID_TAU_X_MAX, "queue law: doubling a decayed multiple stops at the max");
 	cfg.adapt_tau = 0;
 	rapid_law_reset(&law);
 	law.growth_ppm = 8000000;
@@ -940,6 +945,14 @@ static void test_law3(void)
 		rapid_law_queue(&law, 1000 + i * 10000, (i & 1) ? 4000 : 0, 50000);
 	tap_near((double)law.noise_us, 4000, 400,
 		 "queue law: qd alternating 0 / 4 ms reads as 4 ms of noise (%u)", law.noise_us);
+	/* a queue that rises and falls in ramps (the flows' own cycle) is no noise */
+	rapid_law_reset(&law);
+	for (i = 0; i < 200; i++)
+		rapid_law_queue(&law, 1000 + i * 10000,
+				(u32)(i % 40 < 20 ? i % 40 : 40 - i % 40) * 2000, 50000);
+	tap_ok(law.noise_us < 500,
+	       "queue law: a queue ramping 0-40 ms and back reads as < 0.5 ms of noise (%u)",
+	       law.noise_us);
 
 	/* probing: no queue, estimate at or below r_avg */
 	cfg.probe_milli = 20;
