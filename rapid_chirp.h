@@ -781,6 +781,9 @@ struct rapid_law {
 	u16 n_est;		/* flows increasing together, in
 				 * 1/RAPID_NEST_ONE (0: not yet counted)
 				 */
+	u16 n_s[3];		/* its newest samples, newest first
+				 * (0: none)
+				 */
 };
 
 /*
@@ -904,6 +907,18 @@ static inline bool rapid_law_competing(struct rapid_law *law,
 #define RAPID_NEST_MAX		(64U * RAPID_NEST_ONE)
 #define RAPID_NEST_MIN_RISE	32U	/* rises below r_avg / this: no sample */
 
+static inline u32 rapid_median3(u32 a, u32 b, u32 c)
+{
+	if (a > b) {
+		u32 t = a;
+
+		a = b;
+		b = t;
+	}
+	/* a <= b */
+	return c <= a ? a : c >= b ? b : c;
+}
+
 static inline void rapid_law_count_flows(struct rapid_law *law, u64 abest,
 					 u64 r_avg, u32 srtt_us, u32 now_us)
 {
@@ -930,6 +945,16 @@ static inline void rapid_law_count_flows(struct rapid_law *law, u64 abest,
 		s = RAPID_NEST_ONE + div64_u64(fall * RAPID_NEST_ONE, rise);
 		if (s > RAPID_NEST_MAX)
 			s = RAPID_NEST_MAX;
+		/*
+		 * The median of the newest three samples: one step of cross
+		 * traffic during a rise (a fall that is not the others'
+		 * increases) moves nothing.
+		 */
+		law->n_s[2] = law->n_s[1];
+		law->n_s[1] = law->n_s[0];
+		law->n_s[0] = (u16)s;
+		s = rapid_median3(law->n_s[0], law->n_s[1] ? law->n_s[1] : s,
+				  law->n_s[2] ? law->n_s[2] : s);
 		law->n_est = (u16)((3U * law->n_est + (u32)s + 2U) / 4U);
 	}
 	law->n_r[0] = law->n_r[1];

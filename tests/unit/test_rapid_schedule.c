@@ -1039,6 +1039,19 @@ static void test_law_count_flows(void)
 		r += r / 10;
 	}
 	tap_ok(law.n_est <= RAPID_NEST_ONE + 2, "count flows: alone again: back to 1 (%u/16)", law.n_est);
+	/* alone, rising: one step of cross traffic (ABest -2 MB/s in one
+	 * window) is not the others' increases: the median ignores it
+	 */
+	rapid_law_reset(&law);
+	r = 1000000;
+	for (k = 0, t = 1000; k < 20; k++, t += 50000) {
+		rapid_law_count_flows(&law, k < 10 ? 5000000 : 3000000, r, 50000, t);
+		r += r / 10;
+	}
+	tap_eq(law.n_est, RAPID_NEST_ONE, "count flows: a cross-traffic step during a rise: still 1 flow");
+	tap_eq(rapid_median3(7, 1, 4), 4, "median3: 7 1 4 -> 4");
+	tap_eq(rapid_median3(1, 7, 7), 7, "median3: 1 7 7 -> 7");
+	tap_eq(rapid_median3(U32_MAX, 0, 5), 5, "median3: extremes");
 	/* windows shorter than srtt give nothing; time going back neither */
 	rapid_law_reset(&law);
 	rapid_law_count_flows(&law, 5000000, 1000000, 50000, 1000);
