@@ -297,8 +297,10 @@ def validate(sc):
             raise ScenarioError(f"schedule.{i}: needs at_s and rate_mbit or netem")
 
 
-def resolve_run(sc, cc, variant, outdir_rel):
-    """One run of a scenario (already merged with a variant) for one cc."""
+def resolve_run(sc, cc, variant, outdir_rel, max_senders=MAX_SENDERS):
+    """One run of a scenario (already merged with a variant) for one cc.
+    max_senders: the lab's namespace limit (None: no limit, the engine's
+    sim/sim.py)."""
     rng = random.Random(f"{sc['seed']}")
     dur = float(sc["duration_s"])
     b = sc["bottleneck"]
@@ -352,8 +354,8 @@ def resolve_run(sc, cc, variant, outdir_rel):
                            "schedule": short_schedule(c, rng, start, stop)})
     if not senders:
         raise ScenarioError("the run has no flows and no cross traffic")
-    if len(senders) > MAX_SENDERS:
-        raise ScenarioError(f"{len(senders)} senders: at most {MAX_SENDERS}")
+    if max_senders is not None and len(senders) > max_senders:
+        raise ScenarioError(f"{len(senders)} senders: at most {max_senders}")
 
     bulk_rtts = [f["rtt_ms"] for f in flows] or [s["rtt_ms"] for s in senders]
     buf_rtt = float(b.get("buffer_rtt_ms") or sum(bulk_rtts) / len(bulk_rtts))
@@ -383,7 +385,7 @@ def resolve_run(sc, cc, variant, outdir_rel):
     }
 
 
-def resolve(doc, ccs=None, sets=None):
+def resolve(doc, ccs=None, sets=None, max_senders=MAX_SENDERS):
     """Scenario document (+ --cc, --set) -> plan dict with one run per
     (variant, cc)."""
     doc = apply_sets(copy.deepcopy(doc), sets)
@@ -403,7 +405,7 @@ def resolve(doc, ccs=None, sets=None):
         validate(vs)
         for cc in sc["cc"]:
             rel = os.path.join("runs", *( [v["name"]] if v["name"] else []), cc)
-            runs.append(resolve_run(vs, cc, v["name"], rel))
+            runs.append(resolve_run(vs, cc, v["name"], rel, max_senders))
     return {
         "scenario": sc["name"], "description": sc["description"],
         "cc": sc["cc"], "baseline": sc["baseline"] if sc["baseline"] in sc["cc"] else None,

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The scale engine (docs/sim.md): a packet-level discrete-event model of
+ * the lab's dumbbell, with the algorithms' pure headers compiled in.
+ * Userspace only; floating point is allowed here (not in the pure headers).
+ */
+#ifndef SIM_H
+#define SIM_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef int64_t tns;			/* simulated time, ns */
+
+#define NS_PER_MS	1000000LL
+#define NS_PER_S	1000000000LL
+#define SIM_MSS		1448U		/* TCP payload (timestamps on) */
+#define SIM_FRAME	1514U		/* its Ethernet frame, what htb counts */
+#define SIM_UDP_FRAME	1490U		/* iperf3 -u -l 1448: 1448 + 8 + 20 + 14 */
+#define SIM_UNPACED	10U		/* fq's initial quantum: first segments */
+
+/* ---- event queue: a binary heap of timers -------------------------- */
+struct timer {
+	tns t;
+	int pos;			/* index in the heap, -1: not armed */
+	void (*fn)(void *arg);
+	void *arg;
+};
+
+void timer_init(struct timer *tm, void (*fn)(void *), void *arg);
+void timer_set(struct timer *tm, tns t);
+void timer_cancel(struct timer *tm);
+extern tns sim_now;
+
+/* ---- one TCP sender + its receiver ----------------------------------- */
+#define PF_SACKED	0x01
+#define PF_LOST		0x02
+#define PF_RETRANS	0x04		/* a retransmission is outstanding */
+#define PF_EVER_RETRANS	0x08
+#define PF_INLIST	0x10
+#define PF_RCVD		0x20		/* the receiver holds it (out of order) */
+
+struct pkt {
+	tns xmit;			/* last transmission */
+	tns first_tx;			/* rate sampling (tcp_rate.c) */
+	tns dlv_mstamp;
+	uint64_t delivered;
+	uint64_t txn;			/* transmission order (RACK) */
+	uint32_t prev, next;		/* time-sorted list of outstanding */
+	uint8_t flags;
+};
+
+struct ack {
+	tns arr;
+	uint32_t cum;			/* next expected segment */
+	uint32_t sack;			/* one segment newly held out of order,
+					 * or UINT32_MAX */
+};
+
+struct rate_sample {
+	uint64_t delivered;		/* packets over the interval */
+	int64_t interval_us;
+	int64_t rtt_us;			/* -1: none */
+};
+
+enum { CA_OPEN = 0, CA_RECOVERY = 3, CA_LOSS = 4 };
+
+struct flow;
+struct cc_ops {
+	const char *name;
+	void (*init)(struct flow *f);
+	/* every ACK, after the scoreboard is updated (cong_control or
+	 * cong_avoid + pacing) */
+	void (*on_ack)(struct flow *f, uint32_t acked, const struct rate_sample *rs);
+	uint32_t (*ssthresh)(struct flow *f);
+	void (*set_state)(struct flow *f, int state);
+	void (*on_rto)(struct flow *f);
+	/* the gap after a segment that leaves now; NULL: cwnd / srtt pacing */
+	tns (*on_xmit)(struct flow *f, uint32_t seq, bool retrans);
+	void *(*alloc)(void);
+	bool cong_control;		/* owns cwnd on every ACK (no PRR) */
+};
+
+struct flow {
+	int id, port, tested;
+	const struct cc_ops *cc;
+	void *ca;			/* the algorithm's state */
+	tns start, stop, fwd, rev;	/* times; delays after the bottleneck */
+	double rtt_ms;
+	/* sender */
+	uint32_t snd_una, snd_nxt, cap, mask;
+	struct pkt *p;
+	uint32_t head, tail;		/* time-sorted list (UINT32_MAX: empty) */
+	uint32_t *rq; uint32_t rq_n, rq_h, rq_cap;	/* retransmit queue */
+	uint32_t sacked_out, lost_out, retrans_out;
+	uint32_t cwnd, ssthresh, cwnd_cnt;
+	int ca_state;
+	uint32_t high_seq;
+	uint64_t delivered, lost, data_segs_out, total_retrans;
+	tns delivered_mstamp, first_tx_mstamp;
+	uint64_t rack_txn;
+	int64_t srtt_us8, mdev_us4, rttvar_us, min_rtt_us; /* Linux scaling */
+	tns min_rtt_stamp;
+	int backoff;
+	tns next_send;
+	uint64_t pacing_Bps;
+	double pacing_ratio_ss, pacing_ratio_ca;
+	struct timer send_tm, rto_tm, data_tm, ack_tm, delack_tm;
+	/* data pipe: bottleneck -> receiver */
+	uint32_t *dq_seq; tns *dq_t; uint32_t dq_n, dq_h, dq_cap;
+	/* ack pipe: receiver -> sender */
+	struct ack *aq; uint32_t aq_n, aq_h, aq_cap;
+	/* receiver */
+	uint32_t rcv_nxt, delack_pending, rcv_ooo;
+	uint64_t rcv_bytes;
+	tns rcv_first, rcv_last;
+	bool done;
+};
+
+/* Module parameters of tcp_rapid (--set modparams.tcp_rapid.X=V). */
+struct rapid_params {
+	unsigned n, m, ss_n_max, initial_rate_kbps, tau_ms, min_rate_kbps,
+		 max_rate_kbps, loss_factor, fixed_rate_kbps, inject_abest_kbps,
+		 sender_estimate, drain_max, law, q_target_us, law_t_ms,
+		 adapt_tau, compete, probe_milli, median, ss_refine, f_milli,
+		 ack_noise_us, stream_slots;
+};
+extern struct rapid_params rapid_p;
+int rapid_param_set(const char *name, unsigned val);
+
+extern const struct cc_ops cc_rapid;
+
+/* engine services for the algorithms */
+uint32_t flow_in_flight(const struct flow *f);
+uint32_t flow_delivery_front(const struct flow *f);
+uint32_t flow_srtt_us(const struct flow *f);
+uint32_t flow_min_rtt_us(const struct flow *f);
+void flow_kick(struct flow *f);
+
+#endif /* SIM_H */

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The scale engine's driver: the lab's scenario files, its plan and its
+analysis, with build/sim/sim (sim/sim.c) in place of the lab VM.
+
+  sim.py --scenario NAME [--cc a,b] [--set k=v ...] [--out DIR] [--jobs N]
+         [--no-plots]
+
+1. bench_scenario.resolve() makes the plan (plan.json) as `make bench`
+   does; fields the engine cannot honour are refused by name;
+2. every run of the plan is one process of build/sim/sim (at most --jobs
+   at once), which writes the sampler's files (tcp.csv, qdisc.csv, cbr.csv,
+   run.json, flow<i>.json, cbr<j>.json) into runs/[<variant>/]<cc>/;
+3. bench.py analyze (the same code as `make bench`) computes the metrics,
+   writes results.json and the plots, prints the table and, last, one JSON
+   line.
+
+docs/sim.md describes the model and what it leaves out.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TOP, "scripts"))
+import bench  # noqa: E402
+import bench_scenario as bs  # noqa: E402
+
+ENGINE_CCS = ("rapid", "cubic", "reno")
+SIM_BIN = os.path.join(TOP, "build", "sim", "sim")
+
+
+class Refused(bs.ScenarioError):
+    pass
+
+
+def check_plan(plan):
+    """Refuse, by name, what the engine does not model."""
+    for run in plan["runs"]:
+        where = f"run {run['id']}"
+        b = run["bottleneck"]
+        if b["aqm"] != "pfifo":
+            raise Refused(f"{where}: bottleneck.aqm={b['aqm']}: the engine models "
+                          "a drop-tail queue in packets (pfifo) only")
+        if float(b.get("jitter_ms") or 0):
+            raise Refused(f"{where}: bottleneck.jitter_ms: no delay jitter in the engine")
+        if (b.get("netem") or "").strip():
+            raise Refused(f"{where}: bottleneck.netem='{b['netem']}': no extra netem "
+                          "in the engine (random loss: bottleneck.loss_pct)")
+        if run["receiver"].get("rmem_kb"):
+            raise Refused(f"{where}: receiver.rmem_kb: the engine's receiver "
+                          "window never limits")
+        if run["trace"]:
+            raise Refused(f"{where}: trace: no tracepoints in the engine")
+        if run["shorts"]:
+            raise Refused(f"{where}: cross[] type short: short transfers are "
+                          "not in the engine")
+        for e in run["schedule"]:
+            if "netem" in e:
+                raise Refused(f"{where}: schedule at {e['at_s']} s: netem changes "
+                              "are not in the engine (rate_mbit only)")
+        for m, ps in (run["modparams"] or {}).items():
+            if m != "tcp_rapid":
+                raise Refused(f"{where}: modparams.{m}: the engine has "
+                              "tcp_rapid's parameters only")
+            for k, v in ps.items():
+                try:
+                    int(str(v))
+                except ValueError:
+                    raise Refused(f"{where}: modparams.tcp_rapid.{k}={v}: "
+                                  "not an integer") from None
+        for f in run["flows"]:
+            if f["cc"] not in ENGINE_CCS:
+                raise Refused(f"{where}: flow {f['id']}: cc '{f['cc']}' is not in "
+                              f"the engine ({', '.join(ENGINE_CCS)})")
+
+
+def run_config(plan, run, rdir, seed):
+    """The engine's input for one run (sim/sim.c, read_config())."""
+    b = run["bottleneck"]
+    rtts = [s["rtt_ms"] for s in run["senders"]]
+    fwd = min(rtts) / 2.0	# lab_dumbbell: half the smallest RTT each way
+    lines = [f"out {rdir}", f"duration_s {run['duration_s']}",
+             f"sample_ms {run['sample_ms']}", f"seed {seed}",
+             f"rate_kbit {b['rate_kbit']}", f"buffer_pkts {b['buffer_pkts']}",
+             f"loss_pct {float(b.get('loss_pct') or 0)}"]
+    mp = run["modparams"] or {}
+    seen = {m: {k: str(v) for k, v in ps.items()} for m, ps in mp.items()}
+    lines.append("modparams_json " + json.dumps(seen))
+    for k, v in (mp.get("tcp_rapid") or {}).items():
+        lines.append(f"param {k} {int(str(v))}")
+    for f in run["flows"]:
+        lines.append(f"flow {f['id']} {f['port']} {f['cc']} {int(f['tested'])} "
+                     f"{f['rtt_ms']} {f['start_s']} {f['stop_s']} {fwd}")
+    for c in run["cbr"]:
+        lines.append(f"cbr {c['rate_mbit']} {c['start_s']} {c['stop_s']}")
+    for e in run["schedule"]:
+        if "rate_kbit" in e:
+            lines.append(f"sched {e['at_s']} {e['rate_kbit']}")
+    return "\n".join(lines) + "\n"
+
+
+def one_run(args):
+    cfg_path, rdir, binary = args
+    t = time.time()
+    p = subprocess.run([binary, cfg_path], capture_output=True, text=True)
+    if p.returncode:
+        with open(os.path.join(rdir, "error"), "w") as f:
+            f.write(f"sim exited {p.returncode}: {p.stderr.strip()[-500:]}\n")
+    return rdir, time.time() - t, p.returncode, p.stderr
+
+
+def git_rev():
+    try:
+        return subprocess.run(["git", "-C", TOP, "rev-parse", "--short", "HEAD"],
+                               capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--scenario", required=True)
+    ap.add_argument("--cc", default="")
+    ap.add_argument("--set", action="append", default=[])
+    ap.add_argument("--out", default="")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--no-plots", action="store_true")
+    ap.add_argument("--bin", default=SIM_BIN)
+    a = ap.parse_args()
+    t0 = time.time()
+    try:
+        doc = bs.load(a.scenario)
+        ccs = [c for c in a.cc.split(",") if c] if a.cc else None
+        plan = bs.resolve(doc, ccs, a.set, max_senders=None)
+        check_plan(plan)
+    except bs.ScenarioError as e:
+        print(f"sim: scenario error: {e}", file=sys.stderr)
+        return 2
+    out = a.out or os.path.join(TOP, "build", "sim",
+                                time.strftime("%Y%m%d-%H%M%S-") + plan["scenario"])
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "plan.json"), "w") as f:
+        json.dump(plan, f, indent=1)
+    seed = int(doc.get("seed", 1))
+    jobs = []
+    for run in plan["runs"]:
+        rdir = os.path.join(out, run["dir"])
+        os.makedirs(rdir, exist_ok=True)
+        cfg = os.path.join(rdir, "sim.cfg")
+        with open(cfg, "w") as f:
+            f.write(run_config(plan, run, rdir, seed))
+        jobs.append((cfg, rdir, a.bin))
+    print(f"# sim: {plan['scenario']}: {len(jobs)} run(s), "
+          f"{plan['guest_seconds']:.0f} s of simulated time, {a.jobs} at once, "
+          f"outdir {out}", file=sys.stderr)
+    run_wall = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
+        for rdir, secs, rc, err in ex.map(one_run, jobs):
+            rel = os.path.relpath(rdir, out)
+            run_wall[rel] = round(secs, 2)
+            print(f"# sim: {rel}: {secs:.1f} s wall{'' if not rc else ' FAILED: ' + err.strip()[-300:]}",
+                  file=sys.stderr)
+    wall = time.time() - t0
+    with open(os.path.join(out, "meta.json"), "w") as f:
+        json.dump({"accel": "sim", "clock": "event", "wall_s": round(wall, 1),
+                   "sim_wall_s": run_wall, "git": git_rev(), "argv": sys.argv[1:],
+                   "engine": "sim/sim.c"}, f, indent=1)
+    with open(os.path.join(out, "guest.json"), "w") as f:
+        json.dump({"accel": "sim", "clock": "event",
+                   "kernel": "none (scale engine, pure headers)", "cpus": a.jobs}, f)
+    return bench.cmd_analyze(argparse.Namespace(dir=out, no_plots=a.no_plots,
+                                                columns="", quiet=False, json=True))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,664 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RAPID's sender glue for the scale engine: the minimal equivalent of
+ * tcp_rapid.c's driver of the pure headers (rapid_chirp.h, rapid_sest.h,
+ * rapid_pathchirp.h), which are compiled in unchanged.  Every function
+ * names the tcp_rapid.c function it mirrors; docs/sim.md lists what is
+ * left out (receiver feedback, undo, idle restart, the data option).
+ *
+ * Sequence numbers here count segments (the engine's unit), so the byte
+ * arithmetic of tcp_rapid.c (acked / mss) becomes a plain count; rates
+ * and gaps use the real payload size SIM_MSS.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "../rapid_sest.h"
+
+struct rapid_params rapid_p = {
+	.n = RAPID_DEF_N, .m = RAPID_DEF_M, .ss_n_max = RAPID_DEF_SS_N_MAX,
+	.initial_rate_kbps = RAPID_DEF_INIT_KBPS, .tau_ms = RAPID_DEF_TAU_MS,
+	.min_rate_kbps = RAPID_KBPS_MIN, .max_rate_kbps = RAPID_KBPS_MAX,
+	.loss_factor = RAPID_DEF_LOSS_FACTOR, .sender_estimate = 1,
+	.drain_max = 250, .law = RAPID_LAW_REPORT, .q_target_us = 2000,
+	.law_t_ms = 100, .adapt_tau = 1, .compete = 1, .probe_milli = 20,
+	.median = RAPID_DEF_MEDIAN, .ss_refine = RAPID_DEF_SS_REFINE,
+	.f_milli = RAPID_SEST_F_DEFAULT,
+	.ack_noise_us = RAPID_SEST_Q_NOISE_NS_DEF / 1000, .stream_slots = 128,
+};
+
+/* The module's parameter table: name, field, [min, max] (tcp_rapid.c). */
+static const struct {
+	const char *name;
+	unsigned *v;
+	unsigned lo, hi;
+	bool zero_off;
+} params[] = {
+	{ "n", &rapid_p.n, RAPID_N_MIN, RAPID_N_MAX, false },
+	{ "m", &rapid_p.m, RAPID_M_MIN, RAPID_M_MAX, false },
+	{ "ss_n_max", &rapid_p.ss_n_max, RAPID_N_MIN, RAPID_N_MAX, false },
+	{ "initial_rate_kbps", &rapid_p.initial_rate_kbps, RAPID_KBPS_MIN, RAPID_KBPS_MAX, false },
+	{ "tau_ms", &rapid_p.tau_ms, 1, RAPID_TAU_MAX_MS, false },
+	{ "min_rate_kbps", &rapid_p.min_rate_kbps, RAPID_KBPS_MIN, RAPID_KBPS_MAX, false },
+	{ "max_rate_kbps", &rapid_p.max_rate_kbps, RAPID_KBPS_MIN, RAPID_KBPS_MAX, false },
+	{ "loss_factor", &rapid_p.loss_factor, RAPID_LOSS_FACTOR_MIN, RAPID_LOSS_FACTOR_MAX, false },
+	{ "fixed_rate_kbps", &rapid_p.fixed_rate_kbps, RAPID_KBPS_MIN, RAPID_KBPS_MAX, true },
+	{ "inject_abest_kbps", &rapid_p.inject_abest_kbps, 1, RAPID_KBPS_MAX, true },
+	{ "sender_estimate", &rapid_p.sender_estimate, 0, 1, false },
+	{ "drain_max", &rapid_p.drain_max, 0, 1000, false },
+	{ "law", &rapid_p.law, RAPID_LAW_REPORT, RAPID_LAW_QUEUE, false },
+	{ "q_target_us", &rapid_p.q_target_us, 100, 1000000, false },
+	{ "law_t_ms", &rapid_p.law_t_ms, 10, 10000, false },
+	{ "adapt_tau", &rapid_p.adapt_tau, 0, 1, false },
+	{ "compete", &rapid_p.compete, 0, 1, false },
+	{ "probe_milli", &rapid_p.probe_milli, 1, 1000, true },
+	{ "median", &rapid_p.median, 1, RAPID_MEDIAN_MAX, false },
+	{ "ss_refine", &rapid_p.ss_refine, 0, RAPID_SS_REFINE_MAX, false },
+	{ "f_milli", &rapid_p.f_milli, RAPID_PC_F_MIN, RAPID_PC_F_MAX, false },
+	{ "ack_noise_us", &rapid_p.ack_noise_us, 0, RAPID_PC_Q_NOISE_NS_MAX / 1000, false },
+	{ "stream_slots", &rapid_p.stream_slots, 8, 4096, false },
+};
+
+/* 0 ok, -1 unknown name, -2 out of range (rapid_param_set()). */
+int rapid_param_set(const char *name, unsigned val)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(params) / sizeof(params[0]); i++) {
+		if (strcmp(params[i].name, name))
+			continue;
+		if (!(params[i].zero_off && !val) &&
+		    (val < params[i].lo || val > params[i].hi))
+			return -2;
+		if (!strcmp(name, "stream_slots") && (val & (val - 1)))
+			return -2;
+		*params[i].v = val;
+		return 0;
+	}
+	return -1;
+}
+
+/* ---- lib/win_minmax.c's running max (Kathleen Nichols' algorithm) ---- */
+struct mm_sample { uint32_t t, v; };
+struct minmax { struct mm_sample s[3]; };
+
+static uint32_t minmax_reset(struct minmax *m, uint32_t t, uint32_t meas)
+{
+	struct mm_sample val = { t, meas };
+
+	m->s[2] = m->s[1] = m->s[0] = val;
+	return m->s[0].v;
+}
+
+static uint32_t minmax_subwin_update(struct minmax *m, uint32_t win,
+				     const struct mm_sample *val)
+{
+	uint32_t dt = val->t - m->s[0].t;
+
+	if (dt > win) {
+		m->s[0] = m->s[1];
+		m->s[1] = m->s[2];
+		m->s[2] = *val;
+		if (val->t - m->s[0].t > win) {
+			m->s[0] = m->s[1];
+			m->s[1] = m->s[2];
+			m->s[2] = *val;
+		}
+	} else if (m->s[1].t == m->s[0].t && dt > win / 4) {
+		m->s[2] = m->s[1] = *val;
+	} else if (m->s[2].t == m->s[1].t && dt > win / 2) {
+		m->s[2] = *val;
+	}
+	return m->s[0].v;
+}
+
+static uint32_t minmax_running_max(struct minmax *m, uint32_t win, uint32_t t,
+				   uint32_t meas)
+{
+	struct mm_sample val = { t, meas };
+
+	if (val.v >= m->s[0].v || val.t - m->s[2].t > win)
+		return minmax_reset(m, t, meas);
+	if (val.v >= m->s[1].v)
+		m->s[2] = m->s[1] = val;
+	else if (val.v >= m->s[2].v)
+		m->s[2] = val;
+	return minmax_subwin_update(m, win, &val);
+}
+
+/* ---- per-flow state (struct rapid + struct rapid_ring) ---------------- */
+#define SF_CLOSED	0x01
+#define SF_RETRANS	0x02
+#define SF_UNPACED	0x04
+#define SF_TRUNCATED	0x08
+#define SF_REPAIRED	0x10
+#define SF_JUDGED	0x20
+#define SF_LOSSY	0x40
+#define EST_NONE	0
+#define EST_DONE	1
+#define EST_LATE	2
+
+struct rstream {
+	struct rapid_schedule sched;
+	tns t_first, t_last;
+	uint32_t id, start_seq, end_seq, est_kbps;
+	uint8_t k, sent, flags, est, est_rule, est_lossy;
+};
+
+struct rapid {
+	struct rapid_ctl ctl;
+	struct rapid_cursor cur;
+	uint32_t cur_end_seq;
+	uint64_t lost_snap;
+	bool cur_recorded, cur_done;
+	/* the ring */
+	struct rapid_sest est;
+	uint32_t win_rtt_us, qd_us;
+	struct minmax dr_max;
+	uint16_t head, tail, judge, mask;
+	struct rapid_abest_hist hist;
+	struct rapid_law law;
+	struct rstream *rec;
+};
+
+static void *rapid_alloc(void)
+{
+	struct rapid *ca = calloc(1, sizeof(*ca));
+
+	ca->rec = calloc(rapid_p.stream_slots, sizeof(*ca->rec));
+	ca->mask = (uint16_t)(rapid_p.stream_slots - 1);
+	return ca;
+}
+
+static uint32_t now_us(void)
+{
+	return (uint32_t)(sim_now / 1000);
+}
+
+/* rapid_cfg_load() */
+static void cfg_load(struct rapid_cfg *cfg)
+{
+	cfg->init_rate = rapid_kbps_to_rate(rapid_p.initial_rate_kbps);
+	cfg->min_rate = rapid_kbps_to_rate(rapid_p.min_rate_kbps);
+	cfg->max_rate = rapid_kbps_to_rate(rapid_p.max_rate_kbps);
+	if (cfg->min_rate > cfg->max_rate)
+		cfg->min_rate = cfg->max_rate;
+	cfg->tau_ns = (u64)rapid_p.tau_ms * RAPID_NSEC_PER_MSEC;
+	cfg->loss_factor = rapid_p.loss_factor;
+	cfg->m = (u16)rapid_p.m;
+	cfg->n = (u8)rapid_p.n;
+	cfg->ss_n_max = (u8)rapid_p.ss_n_max;
+	cfg->median = (u8)rapid_p.median;
+	cfg->ss_refine = (u8)rapid_p.ss_refine;
+	cfg->ss_r1_cap = 0;
+	cfg->law = (u8)rapid_p.law;
+	cfg->law_t_us = rapid_p.law_t_ms * 1000U;
+	cfg->q_target_us = rapid_p.q_target_us;
+	cfg->adapt_tau = (u8)rapid_p.adapt_tau;
+	cfg->compete = (u8)rapid_p.compete;
+	cfg->probe_milli = (u16)rapid_p.probe_milli;
+}
+
+static struct rstream *slot(struct rapid *ca, uint16_t i)
+{
+	return &ca->rec[i & ca->mask];
+}
+
+static struct rstream *ring_current(struct rapid *ca)
+{
+	return ca->cur_recorded ? slot(ca, (uint16_t)(ca->head - 1)) : NULL;
+}
+
+/* rapid_set_cwnd() */
+static void set_cwnd(struct flow *f)
+{
+	struct rapid *ca = f->ca;
+	uint32_t cwnd;
+
+	if (ca->ctl.phase == RAPID_PHASE_SS && f->ca_state < CA_RECOVERY) {
+		uint32_t allow = 0;
+
+		if (rapid_cursor_open(&ca->cur))
+			allow = rapid_cursor_left(&ca->cur);
+		else if (!ca->cur.k || ca->cur_done)
+			allow = ca->ctl.n;
+		cwnd = flow_in_flight(f) + allow;
+	} else {
+		u64 rate = ca->ctl.r_avg > ca->cur.r_avg ? ca->ctl.r_avg : ca->cur.r_avg;
+
+		cwnd = rapid_cwnd_target(rate, flow_srtt_us(f), SIM_MSS, ca->ctl.n);
+	}
+	f->cwnd = cwnd < 1 ? 1 : cwnd;
+}
+
+/* rapid_queue_delay_us() */
+static uint32_t queue_delay_us(struct flow *f)
+{
+	struct rapid *ca = f->ca;
+	uint32_t base = flow_min_rtt_us(f), qd = ca->qd_us;
+
+	if (ca->win_rtt_us != UINT32_MAX && ca->win_rtt_us > base &&
+	    ca->win_rtt_us - base > qd)
+		qd = ca->win_rtt_us - base;
+	return rapid_qd_denoise(qd, (uint32_t)(f->mdev_us4 >> 2), base);
+}
+
+/* rapid_loss_is_congestive() */
+static bool loss_is_congestive(struct flow *f)
+{
+	return rapid_loss_congestive(queue_delay_us(f), flow_min_rtt_us(f));
+}
+
+/* rapid_on_abest() */
+static void on_abest(struct flow *f, uint32_t id, u64 abest, u64 ss_r1_cap)
+{
+	struct rapid *ca = f->ca;
+	struct rapid_cfg cfg;
+
+	cfg_load(&cfg);
+	cfg.ss_r1_cap = ss_r1_cap;
+	rapid_ctl_on_abest_law(&ca->ctl, &cfg, &ca->hist, &ca->law, id, abest,
+			       SIM_MSS, flow_srtt_us(f), now_us());
+}
+
+/* rapid_estimate_value() (sender source, a record always exists) */
+static u64 estimate_value(struct flow *f, uint32_t rule, u64 abest,
+			  bool lossy, const struct rstream *rec)
+{
+	struct rapid *ca = f->ca;
+	uint32_t eb = RAPID_EB_RECORDED;
+
+	if (lossy && !loss_is_congestive(f))
+		eb |= RAPID_EB_RANDOM;
+	if (rec->flags & SF_UNPACED)
+		eb |= RAPID_EB_UNPACED;
+	if (rec->flags & SF_RETRANS)
+		eb |= RAPID_EB_RETRANS;
+	if (rec->est == EST_LATE)
+		eb |= RAPID_EB_LATE;
+	if (ca->ctl.phase == RAPID_PHASE_SS)
+		eb |= RAPID_EB_SS;
+	if (lossy)
+		eb |= RAPID_EB_LOSSY;
+	return rapid_estimate_bound(rule, abest, rapid_schedule_top(&rec->sched),
+				    eb, ca->ctl.r_avg,
+				    rapid_rate_from_fp(rec->sched.r1_fp));
+}
+
+/* rapid_on_estimate() */
+static void on_estimate(struct flow *f, uint32_t id, u64 abest)
+{
+	struct rapid *ca = f->ca;
+	u64 dr = rapid_kbps_to_rate(ca->dr_max.s[0].v) * 4ULL; /* RAPID_DR_GAIN */
+
+	if (dr && abest > dr)
+		abest = dr;
+	if (ca->ctl.phase == RAPID_PHASE_STEADY && rapid_p.law != RAPID_LAW_QUEUE)
+		abest = rapid_drain_abest(abest, ca->qd_us, flow_min_rtt_us(f),
+					  rapid_p.drain_max);
+	if (abest)
+		on_abest(f, id, abest, dr);
+}
+
+/* rapid_stream_judge() */
+static bool stream_judge(struct flow *f, uint32_t id, struct rstream *rec)
+{
+	struct rapid *ca = f->ca;
+	struct rapid_cfg cfg;
+	bool lossy;
+
+	lossy = f->lost != ca->lost_snap || (rec && (rec->flags & SF_REPAIRED));
+	if (lossy && !loss_is_congestive(f))
+		lossy = false;
+	ca->lost_snap = f->lost;
+	if (rec)
+		rec->flags |= SF_JUDGED | (lossy ? SF_LOSSY : 0);
+	cfg_load(&cfg);
+	rapid_ctl_on_stream_done(&ca->ctl, &cfg, id, lossy);
+	return lossy;
+}
+
+/* rapid_judge_streams() (no receiver feedback here) */
+static void judge_streams(struct flow *f)
+{
+	struct rapid *ca = f->ca;
+	uint32_t front = flow_delivery_front(f);
+
+	if ((uint16_t)(ca->judge - ca->tail) > (uint16_t)(ca->head - ca->tail))
+		ca->judge = ca->tail;
+	for (; ca->judge != ca->head; ca->judge++) {
+		struct rstream *rec = slot(ca, ca->judge);
+
+		if (!(rec->flags & SF_CLOSED) || (int32_t)(rec->end_seq - front) > 0)
+			break;
+		if (!(rec->flags & SF_JUDGED))
+			stream_judge(f, rec->id, rec);
+	}
+}
+
+/* rapid_law_update(): calls only, the law itself is rapid_chirp.h's */
+static void law_update(struct flow *f, uint32_t id)
+{
+	struct rapid *ca = f->ca;
+	uint32_t now = now_us(), srtt = flow_srtt_us(f);
+	struct rapid_cfg cfg;
+
+	rapid_law_queue(&ca->law, now, ca->qd_us, srtt);
+	cfg_load(&cfg);
+	if (cfg.law != RAPID_LAW_QUEUE)
+		return;
+	rapid_law_competing(&ca->law, &cfg, flow_min_rtt_us(f));
+	rapid_ctl_law_tick(&ca->ctl, &cfg, &ca->law, id, SIM_MSS, srtt, now);
+}
+
+/* rapid_stream_done() */
+static void stream_done(struct flow *f, uint32_t id, struct rstream *rec)
+{
+	struct rapid *ca = f->ca;
+	u64 raw, value;
+
+	if (!rec || !(rec->flags & SF_JUDGED))
+		stream_judge(f, id, rec);
+	if (ca->win_rtt_us != UINT32_MAX) {
+		uint32_t base = flow_min_rtt_us(f);
+
+		ca->qd_us = ca->win_rtt_us > base ? ca->win_rtt_us - base : 0;
+		ca->win_rtt_us = UINT32_MAX;
+		law_update(f, id);
+	}
+	if (rapid_p.inject_abest_kbps) {
+		on_abest(f, id, rapid_kbps_to_rate(rapid_p.inject_abest_kbps), 0);
+		return;
+	}
+	if (!rec || rec->est != EST_DONE)
+		return;
+	raw = rapid_kbps_to_rate(rec->est_kbps);
+	value = estimate_value(f, rec->est_rule, raw, rec->est_lossy, rec);
+	on_estimate(f, id, value);
+}
+
+/* rapid_dr_push() */
+static void dr_push(struct flow *f, u64 rate)
+{
+	struct rapid *ca = f->ca;
+	uint32_t win = flow_srtt_us(f) * 8U;	/* RAPID_DR_WIN_RTTS */
+
+	if (!rate)
+		return;
+	minmax_running_max(&ca->dr_max, win > 1000 ? win : 1000, now_us(),
+			   rapid_rate_to_kbps(rate));
+}
+
+/* rapid_sest_close() */
+static void sest_close(struct flow *f, struct rapid_sest *e, struct rstream *rec)
+{
+	struct rapid *ca = f->ca;
+	struct rapid_pc_params p;
+	struct rapid_pc_result res;
+	u64 abest;
+
+	if (ca->ctl.phase == RAPID_PHASE_SS || ca->ctl.refine)
+		dr_push(f, rapid_sest_delivery_rate(e));
+	if (!rapid_sest_as_planned(e, rec->sent, (u64)(rec->t_last - rec->t_first))) {
+		e->id = 0;
+		rec->est = EST_LATE;
+		return;
+	}
+	rapid_sest_params(&p, rapid_p.ack_noise_us * 1000U);
+	p.f_milli = rapid_p.f_milli;
+	rec->est_rule = (u8)rapid_sest_finish(e, &p, &res);
+	rec->est_lossy = !!res.stop;
+	abest = rapid_sest_abest(&res, rapid_schedule_top(&rec->sched));
+	rec->est_kbps = rapid_rate_to_kbps(abest);
+	if (abest && !rec->est_kbps)
+		rec->est_kbps = 1;
+	rec->est = EST_DONE;
+}
+
+/* rapid_sest_on_ack() (segment units: acked is a packet count) */
+static void sest_on_ack(struct flow *f)
+{
+	struct rapid *ca = f->ca;
+	uint32_t una = f->snd_una, front;
+	uint16_t i;
+
+	if (!rapid_p.sender_estimate)
+		return;
+	front = flow_delivery_front(f);
+	for (i = ca->tail; i != ca->head; i++) {
+		struct rstream *rec = slot(ca, i);
+		struct rapid_sest *e = &ca->est;
+		uint32_t pkts;
+		bool full;
+
+		if ((int32_t)(front - rec->start_seq) <= 0)
+			break;
+		if (rec->est != EST_NONE)
+			continue;
+		if (e->id != rec->id)
+			rapid_sest_begin(e, rec->id, &rec->sched, SIM_MSS);
+		if ((rec->flags & SF_RETRANS) ||
+		    (front != una && (int32_t)(una - rec->end_seq) < 0))
+			rapid_sest_stop(e, RAPID_PC_STOP_LOSS);
+		full = (rec->flags & SF_CLOSED) && (int32_t)(front - rec->end_seq) >= 0;
+		pkts = full ? rec->sent : front - rec->start_seq;
+		if (pkts)
+			rapid_sest_ack(e, pkts, (u64)sim_now);
+		if (!full)
+			break;
+		sest_close(f, e, rec);
+	}
+}
+
+/* rapid_complete_streams() */
+static void complete_streams(struct flow *f)
+{
+	struct rapid *ca = f->ca;
+	uint32_t una = f->snd_una;
+
+	while (ca->tail != ca->head) {
+		struct rstream *rec = slot(ca, ca->tail);
+
+		if (!(rec->flags & SF_CLOSED) || (int32_t)(rec->end_seq - una) > 0)
+			break;
+		stream_done(f, rec->id, rec);
+		ca->tail++;
+	}
+	if (ca->cur.k && !rapid_cursor_open(&ca->cur) && !ca->cur_done &&
+	    (int32_t)(ca->cur_end_seq - una) <= 0) {
+		ca->cur_done = 1;
+		if (!ca->cur_recorded)
+			stream_done(f, ca->ctl.launched_id, NULL);
+	}
+}
+
+/* rapid_apply_params() */
+static void apply_params(struct rapid *ca, const struct rapid_cfg *cfg)
+{
+	if (rapid_p.fixed_rate_kbps) {
+		u64 rate = rapid_kbps_to_rate(rapid_p.fixed_rate_kbps);
+
+		if (ca->ctl.phase != RAPID_PHASE_FIXED || ca->ctl.r_avg != rate ||
+		    ca->ctl.n != cfg->n || ca->ctl.m != cfg->m)
+			rapid_ctl_set_fixed(&ca->ctl, cfg, rate);
+	} else if (ca->ctl.phase != RAPID_PHASE_SS) {
+		if (ca->ctl.phase == RAPID_PHASE_FIXED)
+			rapid_ctl_enter_steady(&ca->ctl, cfg, ca->ctl.r_avg);
+		rapid_ctl_set_params(&ca->ctl, cfg->n, cfg->m);
+	}
+}
+
+/* rapid_ring_push() */
+static void ring_push(struct rapid *ca, const struct rapid_schedule *s,
+		      uint32_t id, uint32_t k, uint32_t seq)
+{
+	struct rstream *rec;
+
+	ca->cur_recorded = 0;
+	if ((uint16_t)(ca->head - ca->tail) > ca->mask)
+		return;
+	rec = slot(ca, ca->head);
+	memset(rec, 0, sizeof(*rec));
+	rec->sched = *s;
+	rec->t_first = rec->t_last = sim_now;
+	rec->id = id;
+	rec->start_seq = rec->end_seq = seq;
+	rec->k = (uint8_t)k;
+	rec->est_rule = RAPID_PC_RULE_INVALID;
+	ca->head++;
+	ca->cur_recorded = 1;
+}
+
+/* rapid_stream_start() (an application that always has data queued) */
+static void stream_start(struct flow *f, uint32_t seq)
+{
+	struct rapid *ca = f->ca;
+	struct rapid_schedule s, eff;
+	struct rapid_cfg cfg;
+	uint32_t id, k;
+
+	cfg_load(&cfg);
+	apply_params(ca, &cfg);
+	rapid_ctl_ss_raise(&ca->ctl, &cfg,
+			   rapid_ss_floor(ca->ctl.n, SIM_MSS, flow_srtt_us(f)));
+	id = ca->ctl.launched_id + 1;
+	if (!id)
+		id = 1;
+	rapid_ctl_stream_started(&ca->ctl, id);
+	rapid_ctl_schedule(&ca->ctl, &s);
+	if (cfg.law == RAPID_LAW_QUEUE && !ca->law.compete &&
+	    ca->ctl.phase == RAPID_PHASE_STEADY && !ca->ctl.refine) {
+		u64 rate = rapid_law_drain_rate(ca->ctl.r_avg, ca->law.qd_us,
+						cfg.q_target_us + 2 * ca->law.noise_us,
+						cfg.law_t_us, rapid_p.drain_max);
+
+		rapid_schedule_init_rho(&s, rate, ca->ctl.n, ca->ctl.m, ca->ctl.rho);
+	}
+	k = rapid_cursor_start(&ca->cur, &s, RAPID_N_MAX, &eff);
+	ca->cur_done = 0;
+	ring_push(ca, &eff, id, k, seq);
+}
+
+/* rapid_pace_new_data() / rapid_pace_retransmit() + rapid_pace_segment() */
+static tns rapid_xmit(struct flow *f, uint32_t seq, bool retrans)
+{
+	struct rapid *ca = f->ca;
+	struct rstream *rec;
+	bool last;
+	u64 rate;
+	uint16_t i;
+
+	if (retrans) {
+		bool open = rapid_cursor_open(&ca->cur);
+
+		for (i = ca->tail; i != ca->head; i++) {
+			rec = slot(ca, i);
+			if ((int32_t)(seq - rec->start_seq) >= 0 &&
+			    (int32_t)(seq - rec->end_seq) < 0) {
+				rec->flags |= SF_RETRANS | SF_REPAIRED;
+				break;
+			}
+		}
+		if (open && (rec = ring_current(ca)))
+			rec->flags |= SF_RETRANS;
+		rate = open ? ca->cur.r_avg : ca->ctl.r_avg;
+	} else {
+		if (!rapid_cursor_open(&ca->cur))
+			stream_start(f, seq);
+		rate = rapid_cursor_next(&ca->cur, &last);
+		ca->cur_end_seq = seq + 1;
+		rec = ring_current(ca);
+		if (rec) {
+			rec->sent = ca->cur.sent;
+			rec->end_seq = seq + 1;
+			rec->t_last = sim_now;
+			if (!last && f->data_segs_out < SIM_UNPACED)
+				rec->flags |= SF_UNPACED;
+			if (last)
+				rec->flags |= SF_CLOSED;
+		}
+	}
+	f->pacing_Bps = rate;
+	if (f->data_segs_out < SIM_UNPACED)
+		return 0;
+	return (tns)rapid_schedule_gap_ns(rate ? rate : 1, SIM_MSS);
+}
+
+/* rapid_cong_control() */
+static void rapid_on_ack(struct flow *f, uint32_t acked, const struct rate_sample *rs)
+{
+	struct rapid *ca = f->ca;
+
+	(void)acked;
+	if (rs->rtt_us > 0 && (uint32_t)rs->rtt_us < ca->win_rtt_us)
+		ca->win_rtt_us = (uint32_t)rs->rtt_us;
+	if (rs->delivered > 0 && rs->interval_us > 0)	/* rapid_update_dr() */
+		dr_push(f, rs->delivered * SIM_MSS * 1000000ULL / (u64)rs->interval_us);
+	sest_on_ack(f);
+	judge_streams(f);
+	complete_streams(f);
+	set_cwnd(f);
+}
+
+/* rapid_init() */
+static void rapid_init(struct flow *f)
+{
+	struct rapid *ca = f->ca;
+	struct rapid_cfg cfg;
+
+	cfg_load(&cfg);
+	rapid_ctl_init(&ca->ctl, &cfg);
+	apply_params(ca, &cfg);
+	ca->win_rtt_us = UINT32_MAX;
+	ca->lost_snap = f->lost;
+	f->ssthresh = UINT32_MAX;
+	f->pacing_Bps = ca->ctl.r_avg;
+	set_cwnd(f);
+}
+
+static uint32_t rapid_ssthresh(struct flow *f)
+{
+	return f->ssthresh;
+}
+
+/* rapid_set_state() */
+static void rapid_set_state(struct flow *f, int state)
+{
+	struct rapid *ca = f->ca;
+	struct rapid_cfg cfg;
+
+	if (state != CA_RECOVERY || !loss_is_congestive(f))
+		return;
+	cfg_load(&cfg);
+	rapid_ctl_on_recovery(&ca->ctl, &cfg);
+}
+
+/* rapid_cwnd_event(CA_EVENT_LOSS): rapid_stream_truncate() + on_rto */
+static void rapid_on_rto(struct flow *f)
+{
+	struct rapid *ca = f->ca;
+	struct rstream *rec = ring_current(ca);
+	struct rapid_cfg cfg;
+
+	if (rapid_cursor_open(&ca->cur)) {
+		rapid_cursor_close(&ca->cur);
+		if (rec)
+			rec->flags |= SF_CLOSED | SF_TRUNCATED;
+	}
+	cfg_load(&cfg);
+	rapid_ctl_on_rto(&ca->ctl, &cfg);
+	set_cwnd(f);
+}
+
+const struct cc_ops cc_rapid = {
+	.name = "rapid",
+	.alloc = rapid_alloc,
+	.init = rapid_init,
+	.on_ack = rapid_on_ack,
+	.ssthresh = rapid_ssthresh,
+	.set_state = rapid_set_state,
+	.on_rto = rapid_on_rto,
+	.on_xmit = rapid_xmit,
+	.cong_control = true,
+};
