@@ -848,13 +848,63 @@ static const struct cc_ops cc_reno = {
 };
 
 /* CUBIC as tcp_cubic.c (beta 717/1024, C 0.4, fast convergence, TCP
- * friendliness), in floating point; HyStart is not modelled. */
+ * friendliness, HyStart's ACK-train and delay detection), the cubic in
+ * floating point. */
 struct cubic {
 	uint32_t last_max_cwnd, last_cwnd, origin_point, ack_cnt, tcp_cwnd;
 	double k;
 	tns epoch_start, last_time;
 	uint32_t cnt;
+	/* HyStart */
+	tns round_start, last_ack;
+	uint32_t end_seq, sample_cnt, found;
+	int64_t curr_rtt, delay_min;
 };
+
+static void hystart_reset(struct flow *f)
+{
+	struct cubic *ca = f->ca;
+
+	ca->round_start = ca->last_ack = sim_now;
+	ca->end_seq = f->snd_nxt;
+	ca->curr_rtt = INT64_MAX;
+	ca->sample_cnt = 0;
+}
+
+/* hystart_update() with hystart_detect = ACK train | delay, low window 16 */
+static void hystart_update(struct flow *f, int64_t delay)
+{
+	struct cubic *ca = f->ca;
+	int64_t thr;
+
+	if ((int32_t)(f->snd_una - ca->end_seq) > 0)
+		hystart_reset(f);
+	if (ca->found)
+		return;
+	if (sim_now - ca->last_ack <= 2 * NS_PER_MS) {	/* ACK train */
+		ca->last_ack = sim_now;
+		/* the senders are paced (fq): the train may span a whole
+		 * delay_min, plus hystart_ack_delay() (at most 1 ms) */
+		thr = ca->delay_min + 1000;
+		if ((sim_now - ca->round_start) / 1000 > thr) {
+			ca->found = 1;
+			f->ssthresh = f->cwnd;
+			return;
+		}
+	}
+	if (ca->curr_rtt > delay)
+		ca->curr_rtt = delay;
+	if (ca->sample_cnt < 8) {
+		ca->sample_cnt++;
+	} else {
+		thr = ca->delay_min >> 3;
+		thr = thr < 4000 ? 4000 : thr > 16000 ? 16000 : thr;
+		if (ca->curr_rtt > ca->delay_min + thr) {
+			ca->found = 1;
+			f->ssthresh = f->cwnd;
+		}
+	}
+}
 
 #define CUBIC_BETA	(717.0 / 1024.0)
 #define CUBIC_C		0.4
@@ -868,6 +918,7 @@ static void cubic_init(struct flow *f)
 {
 	memset(f->ca, 0, sizeof(struct cubic));
 	reno_init(f);
+	hystart_reset(f);
 }
 
 static uint32_t cubic_ssthresh(struct flow *f)
@@ -934,7 +985,13 @@ static void cubic_on_ack(struct flow *f, uint32_t acked, const struct rate_sampl
 {
 	struct cubic *ca = f->ca;
 
-	(void)rs;
+	/* cubictcp_acked() */
+	if (rs->rtt_us > 0 && f->ca_state == CA_OPEN) {
+		if (!ca->delay_min || ca->delay_min > rs->rtt_us)
+			ca->delay_min = rs->rtt_us;
+		if (f->cwnd < f->ssthresh && f->cwnd >= 16)
+			hystart_update(f, rs->rtt_us);
+	}
 	if (!acked)
 		return;
 	if (f->cwnd < f->ssthresh) {
@@ -946,10 +1003,11 @@ static void cubic_on_ack(struct flow *f, uint32_t acked, const struct rate_sampl
 	cong_avoid_ai(f, ca->cnt, acked);
 }
 
-/* cubictcp_state(CA_LOSS): bictcp_reset() */
+/* cubictcp_state(CA_LOSS): bictcp_reset() and hystart_reset() */
 static void cubic_rto(struct flow *f)
 {
 	memset(f->ca, 0, sizeof(struct cubic));
+	hystart_reset(f);
 }
 
 static const struct cc_ops cc_cubic = {
