@@ -21,6 +21,8 @@
 #   make test            the whole suite: set-up, build, check, unit, fuzz, lab VM
 #   make demo            set-up, build, boot the lab, RAPID/PERT/ICC vs cubic
 #   make bench [BENCH=scenario] [CC=a,b]   lab benchmarks (precise clock)
+#   make sim [SIM=scenario] [CC=a,b] [SET="k=v ..."]   the same scenarios in
+#                        the scale engine (docs/sim.md)
 #   make dkms            dkms add + build of dkms.conf against the pinned
 #                        kernel in a private DKMS tree (build/dkms), which the
 #                        lab VM's 80-dkms suite installs and loads
@@ -58,7 +60,7 @@ KSRCS := tcp_icc.c tcp_pert.c tcp_rapid.c tcp_rapid_rx.c
 KHDRS := $(filter-out cc_pure.h,$(wildcard *.h)) cc_pure.h
 MODULES := $(KSRCS:.c=.ko)
 
-.PHONY: all modules modules-k7 setup setup-k7 k7-check dkms-k7 matrix check unit unit-build fuzz fuzz-build tools test demo bench clean kdir-check dkms
+.PHONY: all modules modules-k7 setup setup-k7 k7-check dkms-k7 matrix check unit unit-build fuzz fuzz-build tools test demo bench sim clean kdir-check dkms
 
 all: modules
 
@@ -201,7 +203,19 @@ build/rapid-trace: scripts/rapid-trace.c $(wildcard *.h)
 
 tools: $(TOOLS)
 
-unit-build: $(UNIT_BINS) $(TOOLS)
+# The scale engine (docs/sim.md): -O2 for `make sim`, ASan+UBSan for the
+# unit test that drives it (tests/unit/test_sim.py).
+SIM_SRCS := sim/sim.c sim/sim_rapid.c
+SIM_DEPS := $(SIM_SRCS) sim/sim.h $(wildcard *.h)
+build/sim/sim: $(SIM_DEPS)
+	@mkdir -p $(@D)
+	$(UNIT_CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-function -I. -o $@ $(SIM_SRCS) -lm
+
+build/unit/sim: $(SIM_DEPS)
+	@mkdir -p $(@D)
+	$(UNIT_CC) $(UNIT_CFLAGS) -O2 -o $@ $(SIM_SRCS) -lm
+
+unit-build: $(UNIT_BINS) $(TOOLS) build/unit/sim
 
 # --- fuzzing: libFuzzer (clang) on the option codecs and the estimators -------
 # `make fuzz FUZZ_SECONDS=N` runs each target N seconds on a copy of its
@@ -230,6 +244,12 @@ test:
 
 demo:
 	bash scripts/demo.sh
+
+# make sim SIM=<scenario> [CC=a,b] [SET="path=value ..."]: the scenario in the
+# scale engine (docs/sim.md), analysed as `make bench` analyses the lab's.
+SIM_PY := $(firstword $(wildcard $(LAB_CACHE)/venv/bin/python) python3)
+sim: build/sim/sim
+	$(SIM_PY) sim/sim.py --scenario $(or $(SIM),demo) $(if $(filter command line,$(origin CC)),--cc $(CC)) $(foreach s,$(SET),--set $(s))
 
 bench:
 	bash scripts/bench.sh $(if $(BENCH),--scenario $(BENCH)) $(if $(filter command line,$(origin CC)),--cc $(CC))

@@ -159,7 +159,7 @@ static uint32_t q_cap, q_h, q_n;
 static bool link_busy;
 static struct qpkt in_service;
 static struct timer link_tm;
-static uint64_t q_bytes, q_pkts, q_drops, q_backlog;
+static uint64_t q_bytes, q_pkts, q_drops, q_backlog, random_losses;
 
 static tns tx_time(uint32_t len)
 {
@@ -191,6 +191,8 @@ static void link_done(void *arg)
 
 		if (!(loss_pct > 0 && urand() * 100.0 < loss_pct))
 			data_pipe_push(f, p.seq, sim_now + f->fwd);
+		else
+			random_losses++;
 	}
 	if (q_n)
 		link_start();
@@ -1202,8 +1204,10 @@ int main(int argc, char **argv)
 	uint64_t events = 0;
 	int i;
 
+	if (argc == 3 && !strcmp(argv[1], "--check"))
+		return read_config(argv[2]) ? 2 : 0;
 	if (argc != 2) {
-		fprintf(stderr, "usage: sim CONFIG\n");
+		fprintf(stderr, "usage: sim [--check] CONFIG\n");
 		return 2;
 	}
 	if (read_config(argv[1]))
@@ -1222,7 +1226,6 @@ int main(int argc, char **argv)
 	fprintf(f_cbr, "t,cbr,bytes,packets\n");
 	for (i = 0; i < nflows; i++) {
 		struct flow *f = &flows[i];
-		static struct timer *st;
 
 		f->cap = 1024;
 		f->mask = f->cap - 1;
@@ -1236,9 +1239,8 @@ int main(int argc, char **argv)
 		timer_init(&f->data_tm, data_arrive, f);
 		timer_init(&f->ack_tm, ack_arrive, f);
 		timer_init(&f->delack_tm, delack_fire, f);
-		st = malloc(sizeof(*st));
-		timer_init(st, flow_start, f);
-		timer_set(st, f->start);
+		timer_init(&f->start_tm, flow_start, f);
+		timer_set(&f->start_tm, f->start);
 	}
 	for (i = 0; i < ncbrs; i++) {
 		timer_init(&cbrs[i].tm, cbr_send, &cbrs[i]);
@@ -1289,11 +1291,30 @@ int main(int argc, char **argv)
 		fclose(fp);
 	}
 	{
+		/* totals at the end, for conservation checks (tests/unit/test_sim.py) */
 		FILE *fp = out_open("run.json");
+		uint64_t segs = 0, cbr = 0, rcvd = 0, acked = 0, piped = 0;
 
+		for (i = 0; i < nflows; i++) {
+			segs += flows[i].data_segs_out;
+			rcvd += flows[i].rcv_bytes / SIM_MSS;
+			acked += flows[i].snd_una;
+			piped += flows[i].dq_n;
+		}
+		for (i = 0; i < ncbrs; i++)
+			cbr += cbrs[i].sent;
 		fprintf(fp, "{\"t0\": 0, \"end\": %.3f, \"events\": %llu, "
-			"\"modparams\": %s}\n", duration_s,
-			(unsigned long long)events, modparams_json);
+			"\"modparams\": %s, \"totals\": {\"tcp_segs_sent\": %llu, "
+			"\"cbr_sent\": %llu, \"dequeued\": %llu, \"dropped\": %llu, "
+			"\"queued\": %u, \"in_service\": %d, \"random_loss\": %llu, "
+			"\"in_data_pipes\": %llu, \"received_segs\": %llu, "
+			"\"acked_segs\": %llu}}\n", duration_s,
+			(unsigned long long)events, modparams_json,
+			(unsigned long long)segs, (unsigned long long)cbr,
+			(unsigned long long)q_pkts, (unsigned long long)q_drops, q_n,
+			link_busy ? 1 : 0, (unsigned long long)random_losses,
+			(unsigned long long)piped, (unsigned long long)rcvd,
+			(unsigned long long)acked);
 		fclose(fp);
 	}
 	return 0;

@@ -106,7 +106,7 @@ struct flow {
 	tns next_send;
 	uint64_t pacing_Bps;
 	double pacing_ratio_ss, pacing_ratio_ca;
-	struct timer send_tm, rto_tm, data_tm, ack_tm, delack_tm;
+	struct timer send_tm, rto_tm, data_tm, ack_tm, delack_tm, start_tm;
 	/* data pipe: bottleneck -> receiver */
 	uint32_t *dq_seq; tns *dq_t; uint32_t dq_n, dq_h, dq_cap;
 	/* ack pipe: receiver -> sender */

@@ -156,6 +156,11 @@ def main():
         with open(cfg, "w") as f:
             f.write(run_config(plan, run, rdir, seed))
         jobs.append((cfg, rdir, a.bin))
+    for cfg, rdir, binary in jobs:	# parameters the engine refuses
+        p = subprocess.run([binary, "--check", cfg], capture_output=True, text=True)
+        if p.returncode:
+            print(f"sim: scenario error: {p.stderr.strip()}", file=sys.stderr)
+            return 2
     print(f"# sim: {plan['scenario']}: {len(jobs)} run(s), "
           f"{plan['guest_seconds']:.0f} s of simulated time, {a.jobs} at once, "
           f"outdir {out}", file=sys.stderr)

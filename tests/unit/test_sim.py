@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Cross-check of the scale engine (sim/sim.c, sim/sim.py; docs/sim.md):
+tiny scenarios through the whole pipeline (plan, engine, bench.py analyze)
+with the ASan+UBSan build of the engine (build/unit/sim, `make
+unit-build`), checked against what a working dumbbell must show: a
+loss-based flow fills a drop-tail buffer and the link, packets are
+conserved between senders, queue and receivers, RAPID alone finds the
+link without a standing queue, a CBR step is re-acquired, same seed gives
+the same run, and what the engine cannot model is refused by name.
+A few seconds of CPU.  Prints kselftest-style TAP.
+
+  <venv python> tests/unit/test_sim.py
+"""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from tap import Tap  # noqa: E402
+
+T = Tap("sim: ")
+BIN = os.path.join(TOP, "build", "unit", "sim")
+SIM = [sys.executable, os.path.join(TOP, "sim", "sim.py"), "--bin", BIN,
+       "--no-plots", "--jobs", "2"]
+WORK = tempfile.mkdtemp(prefix="test_sim.")
+
+
+def scenario(name, doc):
+    path = os.path.join(WORK, name + ".json")
+    d = {"name": name, "description": "test_sim", "duration_s": 10,
+         "sample_ms": 50, "bottleneck": {"rate_mbit": 20, "buffer": "1bdp"}}
+    d.update(doc)
+    with open(path, "w") as f:
+        json.dump(d, f)
+    return path
+
+
+def run(name, doc, *args):
+    """(exit code, results dict or None, stderr, outdir)"""
+    out = os.path.join(WORK, "out-" + name)
+    p = subprocess.run(SIM + ["--scenario", scenario(name, doc), "--out", out] +
+                       list(args), capture_output=True, text=True)
+    last = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
+    res = None
+    if last.startswith("{"):
+        res = json.loads(last)
+    return p.returncode, res, p.stderr, out
+
+
+if not T.check("the ASan build of the engine exists (make unit-build)",
+               os.access(BIN, os.X_OK), BIN):
+    sys.exit(T.done())
+
+# 1. One cubic flow on 20 Mbit/s, 40 ms, 1 BDP (66 packets), 10 s.
+rc, r, err, out = run("cubic1", {"cc": ["cubic"], "flows": [{"cc": "@cc", "rtt_ms": 40}]})
+T.check("cubic alone: the run succeeds and prints the JSON line",
+        rc == 0 and r is not None, err[-500:])
+m = (r or {}).get("results", {}).get("cubic", {})
+T.check("cubic alone fills the drop-tail link: util >= 0.9",
+        (m.get("util") or 0) >= 0.9, f"util {m.get('util')}")
+# 1 BDP = 20e6 x 0.040 / 8 / 1514 = 66.05 packets, rounded up
+T.check("cubic alone fills the buffer: qmax = the 67-packet buffer",
+        m.get("qmax_pkts") == m.get("buffer_pkts") == 67,
+        f"qmax {m.get('qmax_pkts')} buffer {m.get('buffer_pkts')}")
+T.check("cubic alone: goodput <= the link's payload rate (20 x 1448/1514)",
+        0 < (m.get("goodput_mbps") or 0) <= 20 * 1448 / 1514 + 0.05,
+        f"goodput {m.get('goodput_mbps')}")
+T.check("cubic alone: measured min RTT is the scenario's 40 ms (+ one packet)",
+        m.get("flow_min_rtt_ms") and 40 <= m["flow_min_rtt_ms"][0] <= 41,
+        f"min rtt {m.get('flow_min_rtt_ms')}")
+T.check("cubic alone: it lost packets to the full buffer (retrans > 0)",
+        (m.get("retrans") or 0) > 0, f"retrans {m.get('retrans')}")
+
+# 2. Conservation (the engine's totals at the end, run.json): every
+#    segment sent was dequeued, dropped or is still queued or in service;
+#    every segment dequeued was lost at random, is on its way or was
+#    received; the receiver never has less than was acknowledged.
+rd = os.path.join(out, "runs", "cubic")
+try:
+    tot = json.load(open(os.path.join(rd, "run.json")))["totals"]
+except (OSError, ValueError, KeyError):
+    tot = None
+if T.check("conservation: the engine wrote its totals", tot is not None, rd):
+    T.check("conservation: sent = dequeued + dropped + queued + in service",
+            tot["tcp_segs_sent"] + tot["cbr_sent"] ==
+            tot["dequeued"] + tot["dropped"] + tot["queued"] + tot["in_service"], str(tot))
+    T.check("conservation: received (new) <= dequeued - random loss - in the pipes",
+            0 < tot["received_segs"] <=
+            tot["dequeued"] - tot["random_loss"] - tot["in_data_pipes"], str(tot))
+    T.check("conservation: acknowledged <= received", 0 < tot["acked_segs"] <=
+            tot["received_segs"], str(tot))
+    qd = list(csv.DictReader(open(os.path.join(rd, "qdisc.csv"))))[-1]
+    T.check("conservation: bottleneck bytes = dequeued packets x 1514",
+            int(qd["bytes"]) == int(qd["packets"]) * 1514, str(qd))
+# 3. Same seed, same scenario: the same run.
+rc2, r2, _, out2 = run("cubic1b", {"cc": ["cubic"], "flows": [{"cc": "@cc", "rtt_ms": 40}]})
+same = False
+try:
+    same = open(os.path.join(out, "runs", "cubic", "tcp.csv")).read() == \
+        open(os.path.join(out2, "runs", "cubic", "tcp.csv")).read()
+except OSError:
+    pass
+T.check("determinism: the same scenario gives the same samples", rc2 == 0 and same)
+
+# 4. RAPID alone, no cross traffic: the link's payload rate without a
+#    standing queue, within 15%.
+rc, r, err, _ = run("rapid1", {"cc": ["rapid", "reno"], "baseline": "reno",
+                               "flows": [{"cc": "@cc", "rtt_ms": 40}]},
+                    "--set", "modparams.tcp_rapid.tau_ms=150")
+m = (r or {}).get("results", {}).get("rapid", {})
+avail = 20 * 1448 / 1514
+T.check("rapid alone: the run succeeds", rc == 0 and bool(m), err[-500:])
+T.check("rapid alone: goodput within 15% of the avail-bw (19.1 Mbit/s)",
+        abs((m.get("goodput_mbps") or 0) - avail) <= 0.15 * avail,
+        f"goodput {m.get('goodput_mbps')}")
+T.check("rapid alone: small queue, q95 below a third of the buffer",
+        (m.get("q95_pkts") if m.get("q95_pkts") is not None else 99) < 66 / 3,
+        f"q95 {m.get('q95_pkts')}")
+T.check("rapid alone: t90 within 30 RTTs",
+        m.get("t90_rtts") is not None and m["t90_rtts"] <= 30, f"t90 {m.get('t90_rtts')}")
+T.check("rapid alone: the module parameter set is the one seen",
+        m.get("modparams_seen") == {"tcp_rapid": {"tau_ms": "150"}},
+        f"{m.get('modparams_seen')}")
+T.check("reno in the same plan: same-run ratio computed (q95 rapid/reno < 1)",
+        (m.get("q95_ratio_vs_reno") or 9) < 1, f"{m.get('q95_ratio_vs_reno')}")
+
+# 5. A CBR stream takes 5 Mbit/s from 3 to 7 s: RAPID re-acquires the link.
+rc, r, err, _ = run("rapidcbr", {"cc": ["rapid"], "flows": [{"cc": "@cc", "rtt_ms": 40}],
+                                 "cross": [{"type": "cbr", "rate_mbit": 5, "start_s": 3,
+                                            "stop_s": 7, "rtt_ms": 40}]})
+m = (r or {}).get("results", {}).get("rapid", {})
+T.check("rapid with a CBR step: re-acquired within 3 s",
+        rc == 0 and m.get("reacquire_s") and m["reacquire_s"][0] is not None and
+        m["reacquire_s"][0] <= 3, f"reacquire {m.get('reacquire_s')} {err[-300:]}")
+T.check("rapid with a CBR step: the CBR stream was seen where it ran",
+        m.get("cbr_start_lag_s") is not None and abs(m["cbr_start_lag_s"][0]) < 0.1,
+        f"lag {m.get('cbr_start_lag_s')}")
+
+# 6. Refusals, by name.
+rc, _, err, _ = run("codel", {"cc": ["cubic"], "bottleneck": {"rate_mbit": 20, "aqm": "fq_codel"}})
+T.check("refused: bottleneck.aqm=fq_codel, by name", rc == 2 and "bottleneck.aqm" in err, err)
+rc, _, err, _ = run("bogus", {"cc": ["rapid"]}, "--set", "modparams.tcp_rapid.bogus=1")
+T.check("refused: an unknown tcp_rapid parameter, by name", rc == 2 and "bogus" in err, err)
+rc, _, err, _ = run("range", {"cc": ["rapid"]}, "--set", "modparams.tcp_rapid.law=7")
+T.check("refused: a tcp_rapid parameter out of range", rc == 2 and "law" in err, err)
+rc, _, err, _ = run("bbr", {"cc": ["bbr"]})
+T.check("refused: a congestion control the engine has not", rc == 2 and "bbr" in err, err)
+
+sys.exit(T.done())
