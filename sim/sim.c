@@ -1018,7 +1018,34 @@ static const struct cc_ops cc_cubic = {
 	.set_state = nop_state, .on_rto = cubic_rto,
 };
 
-static const struct cc_ops *ccs[] = { &cc_rapid, &cc_cubic, &cc_reno };
+/* Scalable TCP as tcp_scalable.c: +1 per min(cwnd, 100) ACKed, x 7/8 */
+static uint32_t scalable_ssthresh(struct flow *f)
+{
+	uint32_t s = f->cwnd - (f->cwnd >> 3);
+
+	return s > 2 ? s : 2;
+}
+
+static void scalable_on_ack(struct flow *f, uint32_t acked, const struct rate_sample *rs)
+{
+	(void)rs;
+	if (!acked)
+		return;
+	if (f->cwnd < f->ssthresh) {
+		acked = slow_start(f, acked);
+		if (!acked)
+			return;
+	}
+	cong_avoid_ai(f, f->cwnd < 100 ? f->cwnd : 100, acked);
+}
+
+static const struct cc_ops cc_scalable = {
+	.name = "scalable", .alloc = nop_alloc, .init = reno_init,
+	.on_ack = scalable_on_ack, .ssthresh = scalable_ssthresh,
+	.set_state = nop_state, .on_rto = nop_rto,
+};
+
+static const struct cc_ops *ccs[] = { &cc_rapid, &cc_cubic, &cc_reno, &cc_scalable };
 
 /* ---- sampling: what bench_sampler.py writes ------------------------------ */
 static struct timer sample_tm;
@@ -1144,7 +1171,7 @@ static int read_config(const char *path)
 			}
 			f->cc = cc_find(a);
 			if (!f->cc) {
-				fprintf(stderr, "sim: congestion control '%s' is not in the engine (rapid, cubic, reno)\n", a);
+				fprintf(stderr, "sim: congestion control '%s' is not in the engine (rapid, cubic, reno, scalable)\n", a);
 				return -1;
 			}
 			f->id = nflows;

@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.join(TOP, "scripts"))
 import bench  # noqa: E402
 import bench_scenario as bs  # noqa: E402
 
-ENGINE_CCS = ("rapid", "cubic", "reno")
+ENGINE_CCS = ("rapid", "cubic", "reno", "scalable")
 SIM_BIN = os.path.join(TOP, "build", "sim", "sim")
 
 
