@@ -1312,6 +1312,35 @@ static inline u32 rapid_cwnd_target(u64 rate, u64 srtt_us, u32 mss, u32 n)
 }
 
 /*
+ * The cwnd RAPID sets on every ACK (tcp_rapid.c, rapid_set_cwnd(); the
+ * scale engine's driver calls it too), before the socket's clamp.  Slow
+ * start outside loss recovery opens exactly one stream per round trip:
+ * @in_flight plus what is left of the stream being sent, or the next
+ * stream's N packets once the current one is fully acknowledged
+ * (@cur_done) or before the first.  Elsewhere (and during loss recovery,
+ * so that retransmissions flow) rapid_cwnd_target() of the higher of the
+ * controller's and the current stream's r_avg: a cap pacing never reaches.
+ */
+static inline u32 rapid_cwnd_want(const struct rapid_ctl *ctl,
+				  const struct rapid_cursor *cur, bool cur_done,
+				  bool recovery, u32 in_flight, u64 srtt_us,
+				  u32 mss)
+{
+	u32 allow = 0;
+	u64 rate;
+
+	if (ctl->phase == RAPID_PHASE_SS && !recovery) {
+		if (rapid_cursor_open(cur))
+			allow = rapid_cursor_left(cur);
+		else if (!cur->k || cur_done)
+			allow = ctl->n;
+		return in_flight + allow;
+	}
+	rate = ctl->r_avg > cur->r_avg ? ctl->r_avg : cur->r_avg;
+	return rapid_cwnd_target(rate, srtt_us, mss, ctl->n);
+}
+
+/*
  * Slow start's floor (ours; docs/rapid.md "Deviations"): a slow-start
  * stream of n packets is sent at least at the rate that spreads it over
  * one smoothed RTT, n * mss / srtt, the pace of TCP's own window.  Without
@@ -1431,6 +1460,22 @@ static inline u32 rapid_qd_denoise(u32 qd_us, u32 mdev_us, u32 base_us)
 	if (noise > base_us / 2)
 		noise = base_us / 2;
 	return qd_us > noise ? qd_us - (u32)noise : 0;
+}
+
+/*
+ * The standing queue the loss responses look at (tcp_rapid.c,
+ * rapid_queue_delay_us(); the scale engine's driver too), us: the larger of
+ * the last completed stream's sample @qd_us and the lowest RTT since then
+ * (@win_rtt_us, U32_MAX: none) less the path's minimum @base_us, less the
+ * RTT's noise (rapid_qd_denoise(), @mdev_us unscaled).
+ */
+static inline u32 rapid_standing_qd(u32 qd_us, u32 win_rtt_us, u32 base_us,
+				    u32 mdev_us)
+{
+	if (win_rtt_us != U32_MAX && win_rtt_us > base_us &&
+	    win_rtt_us - base_us > qd_us)
+		qd_us = win_rtt_us - base_us;
+	return rapid_qd_denoise(qd_us, mdev_us, base_us);
 }
 
 static inline bool rapid_loss_congestive(u32 qd_us, u32 base_us)

@@ -622,21 +622,10 @@ static void rapid_set_cwnd(struct sock *sk)
 	struct rapid *ca = inet_csk_ca(sk);
 	u32 cwnd;
 
-	if (ca->ctl.phase == RAPID_PHASE_SS &&
-	    inet_csk(sk)->icsk_ca_state < TCP_CA_Recovery) {
-		u32 allow = 0;
-
-		if (rapid_cursor_open(&ca->cur))
-			allow = rapid_cursor_left(&ca->cur);
-		else if (!ca->cur.k || ca->cur_done)
-			allow = ca->ctl.n;
-		cwnd = tcp_packets_in_flight(tp) + allow;
-	} else {
-		u64 rate = max(ca->ctl.r_avg, ca->cur.r_avg);
-
-		cwnd = rapid_cwnd_target(rate, tp->srtt_us >> 3, tp->mss_cache,
-					 ca->ctl.n);
-	}
+	cwnd = rapid_cwnd_want(&ca->ctl, &ca->cur, ca->cur_done,
+			       inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery,
+			       tcp_packets_in_flight(tp), tp->srtt_us >> 3,
+			       tp->mss_cache);
 	cwnd = clamp(cwnd, RAPID_CWND_MIN, max(tp->snd_cwnd_clamp, RAPID_CWND_MIN));
 	tcp_snd_cwnd_set(tp, cwnd);
 }
@@ -653,14 +642,11 @@ static u32 rapid_queue_delay_us(struct sock *sk)
 {
 	const struct rapid *ca = inet_csk_ca(sk);
 	const struct tcp_sock *tp = tcp_sk(sk);
-	u32 base = tcp_min_rtt(tp), qd;
 
 	if (!ca->ring)
 		return 0;
-	qd = ca->ring->qd_us;
-	if (ca->ring->win_rtt_us != U32_MAX && ca->ring->win_rtt_us > base)
-		qd = max(qd, ca->ring->win_rtt_us - base);
-	return rapid_qd_denoise(qd, tp->mdev_us >> 2, base);
+	return rapid_standing_qd(ca->ring->qd_us, ca->ring->win_rtt_us,
+				 tcp_min_rtt(tp), tp->mdev_us >> 2);
 }
 
 /* A loss is congestive when a standing queue comes with it. */

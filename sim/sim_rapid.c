@@ -210,38 +210,25 @@ static struct rstream *ring_current(struct rapid *ca)
 	return ca->cur_recorded ? slot(ca, (uint16_t)(ca->head - 1)) : NULL;
 }
 
-/* rapid_set_cwnd() */
+/* rapid_set_cwnd(): rapid_cwnd_want() (rapid_chirp.h) */
 static void set_cwnd(struct flow *f)
 {
 	struct rapid *ca = f->ca;
 	uint32_t cwnd;
 
-	if (ca->ctl.phase == RAPID_PHASE_SS && f->ca_state < CA_RECOVERY) {
-		uint32_t allow = 0;
-
-		if (rapid_cursor_open(&ca->cur))
-			allow = rapid_cursor_left(&ca->cur);
-		else if (!ca->cur.k || ca->cur_done)
-			allow = ca->ctl.n;
-		cwnd = flow_in_flight(f) + allow;
-	} else {
-		u64 rate = ca->ctl.r_avg > ca->cur.r_avg ? ca->ctl.r_avg : ca->cur.r_avg;
-
-		cwnd = rapid_cwnd_target(rate, flow_srtt_us(f), SIM_MSS, ca->ctl.n);
-	}
+	cwnd = rapid_cwnd_want(&ca->ctl, &ca->cur, ca->cur_done,
+			       f->ca_state >= CA_RECOVERY, flow_in_flight(f),
+			       flow_srtt_us(f), SIM_MSS);
 	f->cwnd = cwnd < 1 ? 1 : cwnd;
 }
 
-/* rapid_queue_delay_us() */
+/* rapid_queue_delay_us(): rapid_standing_qd() (rapid_chirp.h) */
 static uint32_t queue_delay_us(struct flow *f)
 {
 	struct rapid *ca = f->ca;
-	uint32_t base = flow_min_rtt_us(f), qd = ca->qd_us;
 
-	if (ca->win_rtt_us != UINT32_MAX && ca->win_rtt_us > base &&
-	    ca->win_rtt_us - base > qd)
-		qd = ca->win_rtt_us - base;
-	return rapid_qd_denoise(qd, (uint32_t)(f->mdev_us4 >> 2), base);
+	return rapid_standing_qd(ca->qd_us, ca->win_rtt_us, flow_min_rtt_us(f),
+				 (uint32_t)(f->mdev_us4 >> 2));
 }
 
 /* rapid_loss_is_congestive() */

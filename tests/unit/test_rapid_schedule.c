@@ -1261,6 +1261,34 @@ static void test_cwnd(void)
 	       "cwnd: rate 0, mss 0 guarded (1 B/s, 1 B)");
 }
 
+/* rapid_cwnd_want(): what rapid_set_cwnd() sets before the clamp */
+static void test_cwnd_want(void)
+{
+	struct rapid_ctl ctl = { .r_avg = 12500000, .n = 8, .phase = RAPID_PHASE_SS };
+	struct rapid_cursor cur = { .r_avg = 6250000, .k = 8, .sent = 3 };
+
+	/* slow start, stream open with 5 of 8 packets left: in flight + 5 */
+	tap_eq(rapid_cwnd_want(&ctl, &cur, false, false, 20, 100000, P_FULL), 25,
+	       "cwnd_want: slow start, stream open: in flight + packets left");
+	cur.sent = 8;
+	tap_eq(rapid_cwnd_want(&ctl, &cur, false, false, 20, 100000, P_FULL), 20,
+	       "cwnd_want: slow start, stream sent, not acknowledged: in flight only");
+	tap_eq(rapid_cwnd_want(&ctl, &cur, true, false, 20, 100000, P_FULL), 28,
+	       "cwnd_want: slow start, stream acknowledged: in flight + next N (8)");
+	cur.k = 0;
+	tap_eq(rapid_cwnd_want(&ctl, &cur, false, false, 0, 100000, P_FULL), 8,
+	       "cwnd_want: slow start before the first stream: N");
+	cur.k = 8;
+	/* recovery or steady state: 2 * BDP of max(r_avg) + 2 N + 4 (test_cwnd) */
+	tap_eq(rapid_cwnd_want(&ctl, &cur, false, true, 20, 100000, P_FULL),
+	       2 * 864 + 16 + 4, "cwnd_want: slow start in recovery: the target of r_avg");
+	ctl.phase = RAPID_PHASE_STEADY;
+	ctl.r_avg = 1250000;		/* 10 Mbit/s; the stream's 50 Mbit/s is higher */
+	/* 6.25e6 B/s x 0.1 s / 1448 = 431.6 -> 432 */
+	tap_eq(rapid_cwnd_want(&ctl, &cur, false, false, 20, 100000, P_FULL),
+	       2 * 432 + 16 + 4, "cwnd_want: steady: the target of the higher of the two r_avg");
+}
+
 static void test_drain(void)
 {
 	const u64 a = 6250000;	/* 50 Mbit/s */
@@ -1299,6 +1327,17 @@ static void test_congestive(void)
 	tap_eq(rapid_qd_denoise(7000, 0, 20000), 7000, "denoise: no noise, all queue");
 	tap_eq(rapid_qd_denoise(1200000, 300000, 20000), 1190000,
 	       "denoise: a filling buffer (mdev 300 ms) keeps its queue: allowance <= base / 2");
+	/* rapid_standing_qd(): max(stream sample, lowest RTT since - base), denoised */
+	tap_eq(rapid_standing_qd(3000, U32_MAX, 40000, 0), 3000,
+	       "standing_qd: no RTT since the stream: its sample");
+	tap_eq(rapid_standing_qd(3000, 48000, 40000, 0), 8000,
+	       "standing_qd: a higher lowest RTT since (48 - 40 ms) wins");
+	tap_eq(rapid_standing_qd(3000, 41000, 40000, 0), 3000,
+	       "standing_qd: a lower one does not lower the sample");
+	tap_eq(rapid_standing_qd(3000, 39000, 40000, 0), 3000,
+	       "standing_qd: an RTT below the minimum counts nothing");
+	tap_eq(rapid_standing_qd(3000, 48000, 40000, 1000), 6000,
+	       "standing_qd: less 2 x mdev (1 ms) of noise");
 }
 
 static void test_ss_floor(void)
@@ -1455,5 +1494,6 @@ int main(void)
 	test_loss();
 	test_fixed();
 	test_cwnd();
+	test_cwnd_want();
 	return tap_done();
 }
