@@ -237,17 +237,13 @@ uint32_t flow_min_rtt_us(const struct flow *f)
 	return f->min_rtt_us > 0 ? (uint32_t)f->min_rtt_us : UINT32_MAX;
 }
 
-/* snd_una, or past SACKed data the end of the highest SACKed segment */
+/* snd_una, or past SACKed data the end of the highest SACKed segment
+ * (tcp_highest_sack_seq()) */
 static uint32_t highest_sack_end(const struct flow *f)
 {
-	uint32_t s;
-
-	if (!f->sacked_out)
+	if (!f->sacked_out || (int32_t)(f->high_sacked - f->snd_una) < 0)
 		return f->snd_una;
-	for (s = f->snd_nxt; s != f->snd_una; s--)
-		if (P(f, s - 1)->flags & PF_SACKED)
-			return s;
-	return f->snd_una;
+	return f->high_sacked;
 }
 
 uint32_t flow_delivery_front(const struct flow *f)
@@ -555,6 +551,9 @@ static void on_ack(struct flow *f, const struct ack *a)
 				rack = p->txn;
 			p->flags |= PF_SACKED;
 			f->sacked_out++;
+			if (f->sacked_out == 1 ||
+			    (int32_t)(a->sack + 1 - f->high_sacked) > 0)
+				f->high_sacked = a->sack + 1;
 			if (p->flags & PF_LOST) {
 				p->flags &= ~PF_LOST;
 				f->lost_out--;

@@ -94,6 +94,7 @@ struct flow {
 	uint32_t head, tail;		/* time-sorted list (UINT32_MAX: empty) */
 	uint32_t *rq; uint32_t rq_n, rq_h, rq_cap;	/* retransmit queue */
 	uint32_t sacked_out, lost_out, retrans_out;
+	uint32_t high_sacked;		/* one past the highest SACKed segment */
 	uint32_t cwnd, ssthresh, cwnd_cnt;
 	int ca_state;
 	uint32_t high_seq;

@@ -105,13 +105,21 @@ def run_config(plan, run, rdir, seed):
 
 
 def one_run(args):
+    """(rdir, wall s, CPU s, exit code, stderr) of one engine process."""
     cfg_path, rdir, binary = args
     t = time.time()
-    p = subprocess.run([binary, cfg_path], capture_output=True, text=True)
-    if p.returncode:
+    errf = os.path.join(rdir, "sim.stderr")
+    with open(errf, "w") as ef:
+        p = subprocess.Popen([binary, cfg_path], stdout=subprocess.DEVNULL, stderr=ef)
+        _, status, ru = os.wait4(p.pid, 0)
+    rc = os.waitstatus_to_exitcode(status)
+    p.returncode = rc
+    with open(errf) as ef:
+        err = ef.read()
+    if rc:
         with open(os.path.join(rdir, "error"), "w") as f:
-            f.write(f"sim exited {p.returncode}: {p.stderr.strip()[-500:]}\n")
-    return rdir, time.time() - t, p.returncode, p.stderr
+            f.write(f"sim exited {rc}: {err.strip()[-500:]}\n")
+    return rdir, time.time() - t, ru.ru_utime + ru.ru_stime, rc, err
 
 
 def git_rev():
@@ -164,18 +172,20 @@ def main():
     print(f"# sim: {plan['scenario']}: {len(jobs)} run(s), "
           f"{plan['guest_seconds']:.0f} s of simulated time, {a.jobs} at once, "
           f"outdir {out}", file=sys.stderr)
-    run_wall = {}
+    run_wall, run_cpu = {}, {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-        for rdir, secs, rc, err in ex.map(one_run, jobs):
+        for rdir, secs, cpu, rc, err in ex.map(one_run, jobs):
             rel = os.path.relpath(rdir, out)
             run_wall[rel] = round(secs, 2)
-            print(f"# sim: {rel}: {secs:.1f} s wall{'' if not rc else ' FAILED: ' + err.strip()[-300:]}",
-                  file=sys.stderr)
+            run_cpu[rel] = round(cpu, 2)
+            print(f"# sim: {rel}: {secs:.1f} s wall, {cpu:.1f} s CPU"
+                  f"{'' if not rc else ' FAILED: ' + err.strip()[-300:]}", file=sys.stderr)
     wall = time.time() - t0
     with open(os.path.join(out, "meta.json"), "w") as f:
         json.dump({"accel": "sim", "clock": "event", "wall_s": round(wall, 1),
-                   "sim_wall_s": run_wall, "git": git_rev(), "argv": sys.argv[1:],
-                   "engine": "sim/sim.c"}, f, indent=1)
+                   "sim_wall_s": run_wall, "sim_cpu_s": run_cpu,
+                   "load_avg": os.getloadavg(), "git": git_rev(),
+                   "argv": sys.argv[1:], "engine": "sim/sim.c"}, f, indent=1)
     with open(os.path.join(out, "guest.json"), "w") as f:
         json.dump({"accel": "sim", "clock": "event",
                    "kernel": "none (scale engine, pure headers)", "cpus": a.jobs}, f)
