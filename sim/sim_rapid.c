@@ -22,7 +22,8 @@ struct rapid_params rapid_p = {
 	.min_rate_kbps = RAPID_KBPS_MIN, .max_rate_kbps = RAPID_KBPS_MAX,
 	.loss_factor = RAPID_DEF_LOSS_FACTOR, .sender_estimate = 1,
 	.drain_max = 250, .law = RAPID_LAW_REPORT, .q_target_us = 2000,
-	.law_t_ms = 100, .adapt_tau = 1, .compete = 1, .probe_milli = 20,
+	.law_t_ms = 100, .adapt_tau = 1, .compete = 1, .count_flows = 1,
+	.probe_milli = 20,
 	.median = RAPID_DEF_MEDIAN, .ss_refine = RAPID_DEF_SS_REFINE,
 	.f_milli = RAPID_SEST_F_DEFAULT,
 	.ack_noise_us = RAPID_SEST_Q_NOISE_NS_DEF / 1000, .stream_slots = 128,
@@ -52,6 +53,7 @@ static const struct {
 	{ "law_t_ms", &rapid_p.law_t_ms, 10, 10000, false },
 	{ "adapt_tau", &rapid_p.adapt_tau, 0, 1, false },
 	{ "compete", &rapid_p.compete, 0, 1, false },
+	{ "count_flows", &rapid_p.count_flows, 0, 1, false },
 	{ "probe_milli", &rapid_p.probe_milli, 1, 1000, true },
 	{ "median", &rapid_p.median, 1, RAPID_MEDIAN_MAX, false },
 	{ "ss_refine", &rapid_p.ss_refine, 0, RAPID_SS_REFINE_MAX, false },
@@ -197,6 +199,7 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->q_target_us = rapid_p.q_target_us;
 	cfg->adapt_tau = (u8)rapid_p.adapt_tau;
 	cfg->compete = (u8)rapid_p.compete;
+	cfg->count_flows = (u8)rapid_p.count_flows;
 	cfg->probe_milli = (u16)rapid_p.probe_milli;
 }
 
