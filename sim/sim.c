@@ -120,6 +120,7 @@ static struct timer *heap_pop(void)
 
 /* ---- configuration ---------------------------------------------------- */
 static double duration_s = 10, sample_ms = 100, loss_pct;
+static double start_jitter_ms;	/* each flow starts up to this much later */
 static uint64_t rate_bps;		/* bottleneck, bit/s */
 static uint32_t buffer_pkts = 100;
 static uint64_t rng = 88172645463325252ULL;
@@ -1127,6 +1128,10 @@ static int read_config(const char *path)
 
 			sscanf(line, "%*s %llu", &s);
 			rng ^= s * 0x9E3779B97F4A7C15ULL;
+		} else if (!strcmp(key, "start_jitter_ms")) {
+			sscanf(line, "%*s %lf", &start_jitter_ms);
+			if (!(start_jitter_ms >= 0 && start_jitter_ms <= 1000))
+				start_jitter_ms = 0;
 		} else if (!strcmp(key, "rate_kbit")) {
 			unsigned long long r;
 
@@ -1266,6 +1271,9 @@ int main(int argc, char **argv)
 		timer_init(&f->ack_tm, ack_arrive, f);
 		timer_init(&f->delack_tm, delack_fire, f);
 		timer_init(&f->start_tm, flow_start, f);
+		/* seeded: every seed its own starts (sim.py --start-jitter-ms) */
+		if (start_jitter_ms > 0)
+			f->start += (tns)(urand() * start_jitter_ms * 1e6);
 		timer_set(&f->start_tm, f->start);
 	}
 	for (i = 0; i < ncbrs; i++) {

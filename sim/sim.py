@@ -79,7 +79,7 @@ def check_plan(plan):
                               f"the engine ({', '.join(ENGINE_CCS)})")
 
 
-def run_config(plan, run, rdir, seed):
+def run_config(plan, run, rdir, seed, start_jitter_ms=0.0):
     """The engine's input for one run (sim/sim.c, read_config())."""
     b = run["bottleneck"]
     rtts = [s["rtt_ms"] for s in run["senders"]]
@@ -87,7 +87,8 @@ def run_config(plan, run, rdir, seed):
     lines = [f"out {rdir}", f"duration_s {run['duration_s']}",
              f"sample_ms {run['sample_ms']}", f"seed {seed}",
              f"rate_kbit {b['rate_kbit']}", f"buffer_pkts {b['buffer_pkts']}",
-             f"loss_pct {float(b.get('loss_pct') or 0)}"]
+             f"loss_pct {float(b.get('loss_pct') or 0)}",
+             f"start_jitter_ms {start_jitter_ms}"]
     mp = run["modparams"] or {}
     seen = {m: {k: str(v) for k, v in ps.items()} for m, ps in mp.items()}
     lines.append("modparams_json " + json.dumps(seen))
@@ -140,6 +141,10 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--no-plots", action="store_true")
     ap.add_argument("--bin", default=SIM_BIN)
+    ap.add_argument("--start-jitter-ms", type=float, default=0.0,
+                    help="move each flow's start later by up to this many ms, "
+                         "drawn from the seed (--set seed=K): repeated runs of "
+                         "one scenario that differ by their starts")
     a = ap.parse_args()
     t0 = time.time()
     try:
@@ -162,7 +167,7 @@ def main():
         os.makedirs(rdir, exist_ok=True)
         cfg = os.path.join(rdir, "sim.cfg")
         with open(cfg, "w") as f:
-            f.write(run_config(plan, run, rdir, seed))
+            f.write(run_config(plan, run, rdir, seed, a.start_jitter_ms))
         jobs.append((cfg, rdir, a.bin))
     for cfg, rdir, binary in jobs:	# parameters the engine refuses
         p = subprocess.run([binary, "--check", cfg], capture_output=True, text=True)
