@@ -67,6 +67,7 @@
 #include <linux/inet_diag.h>
 #include <net/tcp.h>
 
+#include "cc_info.h"
 #include "icc_math.h"
 
 #define CREATE_TRACE_POINTS
@@ -280,36 +281,49 @@ static u32 icc_undo_cwnd(struct sock *sk)
 }
 
 /*
- * ss -ti / TCP_CC_INFO: struct tcp_bbr_info, because iproute2's ss prints
- * it ("bbr:(bw:..,mrtt:..,pacing_gain:..,cwnd_gain:..)") and only uses the
- * vegas layout to override its RTT.  Field mapping (docs/icc.md):
- *   bbr_bw_lo/hi     Wmax * mss / srtt, bytes per second
- *   bbr_min_rtt      Wmax in 1/1000 packet (ss "mrtt:" shows Wmax)
- *   bbr_pacing_gain  ICC_inc at the current cwnd, 1/256 packet per RTT
- *                    (ss "pacing_gain:" shows packets per RTT)
- *   bbr_cwnd_gain    factor the next loss applies, 1/256 (0.875 or 0.5)
+ * get_info (cc_info.h).  `ss -ti` gets struct tcp_bbr_info with what ss
+ * labels each field:
+ *   bbr_bw_lo/hi     cwnd * mss / srtt, bytes/s  -> bw: the window's rate
+ *   bbr_min_rtt      TCP's min RTT, us           -> mrtt: in ms
+ *   bbr_cwnd_gain    cwnd / (bw * min_rtt), 1/256 (= srtt / min_rtt)
+ *   bbr_pacing_gain  0 (ICC does not pace; ss omits it)
+ * getsockopt(TCP_CC_INFO) gets struct icc_cc_info: Wmax, ICC_inc at the
+ * current cwnd and the factor the next loss applies (scripts/cc_info.py,
+ * docs/icc.md).
  */
 static size_t icc_get_info(struct sock *sk, u32 ext, int *attr,
 			   union tcp_cc_info *info)
 {
-	if (ext & (1 << (INET_DIAG_BBRINFO - 1)) ||
-	    ext & (1 << (INET_DIAG_VEGASINFO - 1))) {
-		const struct tcp_sock *tp = tcp_sk(sk);
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u32 cwnd = tcp_snd_cwnd(tp);
+
+	if (cc_info_sockopt(ext)) {
 		const struct icc *ca = inet_csk_ca(sk);
-		u32 cwnd = tcp_snd_cwnd(tp);
 		u64 wmax = READ_ONCE(ca->wmax);
+		struct icc_cc_info ii;
 		struct icc_params p;
-		u64 rate;
 
 		icc_params_load(&p);
-		rate = icc_wmax_rate(wmax, tp->mss_cache, tp->srtt_us >> 3);
+		ii.wmax_milli = icc_info_wmax_milli(wmax);
+		ii.inc_q8 = icc_info_inc_gain(icc_increment(cwnd, wmax, &p));
+		ii.decrease_q8 = icc_info_decrease_gain(cwnd, &p);
+		BUILD_BUG_ON(sizeof(ii) > sizeof(*info));
+		memcpy(info, &ii, sizeof(ii));
+		*attr = INET_DIAG_NONE;
+		return sizeof(ii);
+	}
+	if (ext & (1 << (INET_DIAG_BBRINFO - 1)) ||
+	    ext & (1 << (INET_DIAG_VEGASINFO - 1))) {
+		u32 mss = READ_ONCE(tp->mss_cache), min_rtt = tcp_min_rtt(tp);
+		u64 bw = cc_info_window_rate(cwnd, mss, tp->srtt_us >> 3);
+
+		if (min_rtt == ~0U)
+			min_rtt = 0;
 		memset(&info->bbr, 0, sizeof(info->bbr));
-		info->bbr.bbr_bw_lo = (u32)rate;
-		info->bbr.bbr_bw_hi = (u32)(rate >> 32);
-		info->bbr.bbr_min_rtt = icc_info_wmax_milli(wmax);
-		info->bbr.bbr_pacing_gain =
-			icc_info_inc_gain(icc_increment(cwnd, wmax, &p));
-		info->bbr.bbr_cwnd_gain = icc_info_decrease_gain(cwnd, &p);
+		info->bbr.bbr_bw_lo = (u32)bw;
+		info->bbr.bbr_bw_hi = (u32)(bw >> 32);
+		info->bbr.bbr_min_rtt = min_rtt;
+		info->bbr.bbr_cwnd_gain = cc_info_cwnd_gain(cwnd, mss, bw, min_rtt);
 		*attr = INET_DIAG_BBRINFO;
 		return sizeof(info->bbr);
 	}

@@ -82,6 +82,7 @@
 #include <linux/slab.h>
 #include <net/tcp.h>
 
+#include "cc_info.h"
 #include "pert_math.h"
 
 #define CREATE_TRACE_POINTS
@@ -506,41 +507,63 @@ static void pert_set_state(struct sock *sk, u8 new_state)
 }
 
 /*
- * get_info reuses struct tcp_bbr_info, the layout `ss -ti` prints as
- * "bbr:(bw:..bps,mrtt:..,pacing_gain:..,cwnd_gain:..)":
- *   bbr_min_rtt      PERT srtt, us                     -> mrtt: srtt in ms
- *   bbr_pacing_gain  alpha * 256                       -> pacing_gain: alpha
- *   bbr_cwnd_gain    beta * 256 (the next decrease)    -> cwnd_gain: beta
- *   bbr_bw_lo/hi     125 * record, pert_info_record()  -> bw: record "000bps"
- *                    (early responses, region and compete phase, p, curq:
- *                    see pert_math.h)
+ * get_info (cc_info.h).  `ss -ti` gets struct tcp_bbr_info with what ss
+ * labels each field:
+ *   bbr_bw_lo/hi     cwnd * mss / srtt, bytes/s  -> bw: the window's rate
+ *   bbr_min_rtt      PERT's windowed min RTT, us -> mrtt: in ms
+ *   bbr_cwnd_gain    cwnd / (bw * min_rtt), 1/256 (= srtt / min_rtt)
+ *   bbr_pacing_gain  0 (PERT does not pace; ss omits it)
+ * getsockopt(TCP_CC_INFO) gets struct pert_cc_info: early responses,
+ * queueing delay, response probability, alpha, beta, region and phase
+ * (scripts/cc_info.py, docs/pert.md).
  * Reads the private area only (never ca->hist): get_info may run without
  * the socket lock.
  */
 static size_t pert_get_info(struct sock *sk, u32 ext, int *attr,
 			    union tcp_cc_info *info)
 {
+	const struct pert *ca = inet_csk_ca(sk);
+
+	if (cc_info_sockopt(ext)) {
+		u32 curq = READ_ONCE(ca->curq_us);
+		struct pert_cc_info pi = {
+			.responses = READ_ONCE(ca->responses),
+			.curq_us = curq,
+			.prob_ppm = div_u64((u64)READ_ONCE(ca->prob) * 1000000,
+					    PERT_PROB_ONE),
+			.alpha_milli = cc_info_milli16(READ_ONCE(ca->alpha),
+						       PERT_ALPHA_SHIFT),
+			.beta_milli = cc_info_milli16(pert_beta(curq,
+						READ_ONCE(ca->maxq_us),
+						READ_ONCE(pert_beta_min),
+						READ_ONCE(pert_beta_max)),
+						      PERT_BETA_SHIFT),
+			.region = READ_ONCE(ca->phase.region),
+			.compete = READ_ONCE(ca->phase.compete),
+			.degraded = ca->degraded,
+		};
+
+		BUILD_BUG_ON(sizeof(pi) > sizeof(*info));
+		memcpy(info, &pi, sizeof(pi));
+		*attr = INET_DIAG_NONE;
+		return sizeof(pi);
+	}
 	if (ext & (1 << (INET_DIAG_BBRINFO - 1)) ||
 	    ext & (1 << (INET_DIAG_VEGASINFO - 1))) {
-		const struct pert *ca = inet_csk_ca(sk);
+		const struct tcp_sock *tp = tcp_sk(sk);
 		struct tcp_bbr_info *bi = &info->bbr;
-		u32 curq = READ_ONCE(ca->curq_us);
-		u32 beta = pert_beta(curq, READ_ONCE(ca->maxq_us),
-				     READ_ONCE(pert_beta_min),
-				     READ_ONCE(pert_beta_max));
-		u64 bw = pert_info_bw(pert_info_record(READ_ONCE(ca->responses),
-						       READ_ONCE(ca->phase.region),
-						       READ_ONCE(ca->phase.compete),
-						       ca->degraded,
-						       READ_ONCE(ca->prob),
-						       curq));
+		u32 cwnd = tcp_snd_cwnd(tp), mss = READ_ONCE(tp->mss_cache);
+		u32 min_rtt = pert_win_min(&ca->rtt);
+		u64 bw;
 
+		if (min_rtt == PERT_WIN_MIN_EMPTY)
+			min_rtt = 0;
+		bw = cc_info_window_rate(cwnd, mss, pert_srtt(ca));
 		memset(bi, 0, sizeof(*bi));
 		bi->bbr_bw_lo = (u32)bw;
 		bi->bbr_bw_hi = (u32)(bw >> 32);
-		bi->bbr_min_rtt = pert_srtt(ca);
-		bi->bbr_pacing_gain = pert_info_gain_alpha(READ_ONCE(ca->alpha));
-		bi->bbr_cwnd_gain = pert_info_gain_beta(beta);
+		bi->bbr_min_rtt = min_rtt;
+		bi->bbr_cwnd_gain = cc_info_cwnd_gain(cwnd, mss, bw, min_rtt);
 		*attr = INET_DIAG_BBRINFO;
 		return sizeof(*bi);
 	}

@@ -118,6 +118,7 @@
 #include <net/net_namespace.h>
 #include <net/tcp.h>
 
+#include "cc_info.h"
 #include "cc_stats.h"
 #include "compat.h"
 #include "rapid_sest.h"
@@ -132,7 +133,7 @@
 #define RAPID_TCP_UNPACED_SEGS		10
 #define RAPID_CWND_MIN			1U	/* the slow-start gate may close at 1 */
 
-/* get_info flags (sticky, RAPID_F_*), reported in bbr_cwnd_gain. */
+/* get_info flags (sticky, RAPID_F_*), in struct rapid_cc_info (cc_info.h). */
 #define RAPID_F_FQ		0x01	/* sk_pacing_status is SK_PACING_FQ */
 #define RAPID_F_INTERNAL	0x02	/* TCP internal pacing (no fq seen) */
 #define RAPID_F_NORING		0x04	/* no stream ring: no per-stream records */
@@ -176,11 +177,6 @@
 #define RAPID_SF_JUDGED		0x20	/* its loss accounting is done */
 #define RAPID_SF_LOSSY		0x40	/* ... and found congestive loss */
 #define RAPID_SF_FB_PENDING	0x80	/* feedback came before it was delivered */
-
-/* get_info encoding (struct tcp_bbr_info; see rapid_get_info()). */
-#define RAPID_INFO_GAIN_SHIFT	8	/* ss prints the gains divided by 256 */
-#define RAPID_INFO_PHASE_UNIT	1000U	/* pacing_gain = phase * 1000 + N */
-#define RAPID_INFO_FLAG_UNIT	10000U	/* cwnd_gain = flags * 10000 + m */
 
 /*
  * One p-stream as sent: what the estimator needs to map ACKs or feedback
@@ -1857,37 +1853,53 @@ static u32 rapid_min_tso_segs(struct sock *sk)
 }
 
 /*
- * ss -ti / TCP_CC_INFO: struct tcp_bbr_info (INET_DIAG_BBRINFO), which ss
- * prints as bbr:(bw:,mrtt:,pacing_gain:,cwnd_gain:):
- *   bbr_bw_lo/hi     r_avg of the next stream, bytes/s    (ss bw: in bit/s)
- *   bbr_min_rtt      last ABest, kbit/s                   (ss mrtt: = Mbit/s)
- *   bbr_pacing_gain  (phase * 1000 + N) << 8, phase 0 slow start,
- *                    1 steady, 2 fixed   (ss pacing_gain:1030 = steady, N=30)
- *   bbr_cwnd_gain    (flags * 10000 + m) << 8, m in 1/1000, flags RAPID_F_*
- *                                        (ss cwnd_gain:11070 = fq, m=1.07)
+ * get_info (cc_info.h).  `ss -ti` gets struct tcp_bbr_info with what ss
+ * labels each field:
+ *   bbr_bw_lo/hi     r_avg of the next stream, bytes/s  (ss bw: in bit/s)
+ *   bbr_min_rtt      TCP's min RTT, us                  (ss mrtt: in ms)
+ *   bbr_cwnd_gain    cwnd / (r_avg * min_rtt), 1/256
+ *   bbr_pacing_gain  0 (streams chirp around r_avg: no one gain; omitted)
+ * getsockopt(TCP_CC_INFO) gets struct rapid_cc_info: r_avg, the last
+ * ABest, flags (RAPID_F_*), m, phase and N (scripts/cc_info.py,
+ * docs/rapid.md "get_info").
  */
 static size_t rapid_get_info(struct sock *sk, u32 ext, int *attr,
 			     union tcp_cc_info *info)
 {
+	const struct rapid *ca = inet_csk_ca(sk);
+	u64 bw = READ_ONCE(ca->ctl.r_avg);
+
+	if (cc_info_sockopt(ext)) {
+		const struct rapid_ring *ring = READ_ONCE(ca->ring);
+		struct rapid_cc_info ri = {
+			.r_avg_lo = (u32)bw,
+			.r_avg_hi = (u32)(bw >> 32),
+			.abest_kbps = ring ? READ_ONCE(ring->abest_kbps) : 0,
+			.flags = READ_ONCE(ca->flags),
+			.m_milli = READ_ONCE(ca->ctl.m),
+			.phase = READ_ONCE(ca->ctl.phase),
+			.n = READ_ONCE(ca->ctl.n),
+		};
+
+		BUILD_BUG_ON(sizeof(ri) > sizeof(*info));
+		memcpy(info, &ri, sizeof(ri));
+		*attr = INET_DIAG_NONE;
+		return sizeof(ri);
+	}
 	if (ext & (1 << (INET_DIAG_BBRINFO - 1)) ||
 	    ext & (1 << (INET_DIAG_VEGASINFO - 1))) {
-		const struct rapid *ca = inet_csk_ca(sk);
-		u64 bw = READ_ONCE(ca->ctl.r_avg);
-		u32 phase = READ_ONCE(ca->ctl.phase);
-		u32 flags = READ_ONCE(ca->flags);
+		const struct tcp_sock *tp = tcp_sk(sk);
+		u32 min_rtt = tcp_min_rtt(tp);
 
+		if (min_rtt == ~0U)
+			min_rtt = 0;
 		memset(&info->bbr, 0, sizeof(info->bbr));
 		info->bbr.bbr_bw_lo = (u32)bw;
 		info->bbr.bbr_bw_hi = (u32)(bw >> 32);
-		const struct rapid_ring *ring = READ_ONCE(ca->ring);
-
-		info->bbr.bbr_min_rtt = ring ? READ_ONCE(ring->abest_kbps) : 0;
-		info->bbr.bbr_pacing_gain =
-			(phase * RAPID_INFO_PHASE_UNIT + READ_ONCE(ca->ctl.n)) <<
-			RAPID_INFO_GAIN_SHIFT;
+		info->bbr.bbr_min_rtt = min_rtt;
 		info->bbr.bbr_cwnd_gain =
-			(flags * RAPID_INFO_FLAG_UNIT + READ_ONCE(ca->ctl.m)) <<
-			RAPID_INFO_GAIN_SHIFT;
+			cc_info_cwnd_gain(tcp_snd_cwnd(tp),
+					  READ_ONCE(tp->mss_cache), bw, min_rtt);
 		*attr = INET_DIAG_BBRINFO;
 		return sizeof(info->bbr);
 	}

@@ -12,6 +12,7 @@
 
 #include "tap.h"
 #include "pert_math.h"
+#include "cc_info.h"
 
 #define ONE	((double)PERT_PROB_ONE)
 #define AONE	((double)PERT_ALPHA_ONE)
@@ -1158,47 +1159,37 @@ static void test_budget(void)
 	       "budget flow: alpha = 1 + p'/p takes every signal (the papers)");
 }
 
-/* ---- get_info record ------------------------------------------------ */
+/* ---- get_info (cc_info.h) ---------------------------------------- */
 
 static void test_info(void)
 {
 	char buf[64];
-	u64 rec, bw;
+	u64 bw;
 
-	/*
-	 * 12345 responses (shown mod 10^4: 2345), compete (3), p = 3277/65536
-	 * (= 0.0500 -> 500 in 1/10000), curq 7.5 ms -> 7
-	 */
-	rec = pert_info_record(12345, PERT_REGION_COMPETE, false, false, 3277,
-			       7500);
-	tap_eq(rec, 234530500007ULL, "info: record 2345|3|0500|007");
-	bw = pert_info_bw(rec);
+	/* ss's bw is a rate: 47 x 1448 B per 20 ms = 3.4 MB/s */
+	bw = cc_info_window_rate(47, 1448, 20000);
+	tap_eq(bw, 3402800, "info: bw = cwnd * mss / srtt (47 x 1448 B / 20 ms)");
 	/* what `ss -tin` prints: sprint_bw("%.0f", bw * 8.0) */
 	snprintf(buf, sizeof(buf), "%.0f", (double)bw * 8.0);
-	tap_ok(!strcmp(buf, "234530500007000"),
-	       "info: ss -tin shows the record then 000 (%s)", buf);
-	rec = pert_info_record(9999, PERT_REGION_SAFE, false, true,
-			       PERT_PROB_ONE, 5000000);
-	tap_eq(rec, 999999999999ULL,
-	       "info: degraded = 9, p 1 -> 9999, curq clipped at 999 ms");
-	snprintf(buf, sizeof(buf), "%.0f", (double)pert_info_bw(rec) * 8.0);
-	tap_ok(!strcmp(buf, "999999999999000"),
-	       "info: largest record still exact in a double (%s)", buf);
-	tap_eq(pert_info_record(9999, PERT_REGION_SAFE, true, true,
-				PERT_PROB_ONE, 5000000), 999999999999ULL,
-	       "info: degraded hides the phase (base PERT has none)");
-	/* compete phase: region + 4; 7 responses, safe -> 6, p 0.25, 61 ms */
-	tap_eq(pert_info_record(7, PERT_REGION_SAFE, true, false,
-				PERT_PROB_ONE / 4, 61999), 762500061ULL,
-	       "info: compete phase, safe region -> F = 6");
-	tap_eq(pert_info_record(7, PERT_REGION_COMPETE, true, false, 0, 0),
-	       770000000ULL, "info: compete phase, compete region -> F = 7");
-	tap_eq(pert_info_record(7, PERT_REGION_HIGH_SPEED, true, false, 0, 0),
-	       750000000ULL, "info: compete phase, high speed -> F = 5");
-	tap_eq(pert_info_record(0, PERT_REGION_NONE, false, false, 0, 0), 0,
-	       "info: nothing yet -> 0");
-	tap_eq(pert_info_gain_alpha(1536), 384, "info: alpha 1.5 -> 384/256");
-	tap_eq(pert_info_gain_beta(512), 128, "info: beta 1/2 -> 128/256");
+	tap_ok(!strcmp(buf, "27222400"), "info: ss -tin shows 27.2 Mbit/s (%s)", buf);
+	tap_eq(cc_info_window_rate(47, 1448, 0), 0, "info: no srtt -> bw 0");
+	/* cwnd over bw x min_rtt: srtt 20 ms, min_rtt 16 ms -> 1.25 = 320/256 */
+	tap_eq(cc_info_cwnd_gain(47, 1448, bw, 16000), 320,
+	       "info: cwnd_gain = srtt / min_rtt = 1.25 (320/256)");
+	tap_eq(cc_info_cwnd_gain(47, 1448, bw, 0), 0, "info: no min_rtt -> no gain");
+	tap_eq(cc_info_cwnd_gain(47, 1448, 0, 16000), 0, "info: no bw -> no gain");
+	tap_eq(cc_info_cwnd_gain(47, 1448, bw, U32_MAX), 0,
+	       "info: min_rtt ~0 (no sample) -> no gain");
+	tap_eq(cc_info_cwnd_gain(U32_MAX, 65535, 1, 1000000), U32_MAX,
+	       "info: gain saturates");
+	tap_eq(cc_info_sockopt(~0U), 1, "info: TCP_CC_INFO's ext ~0U -> own record");
+	tap_eq(cc_info_sockopt(0xff), 0, "info: inet_diag's 8-bit ext -> tcp_bbr_info");
+	tap_eq(cc_info_milli16(1536, PERT_ALPHA_SHIFT), 1500, "info: alpha 1.5 -> 1500");
+	tap_eq(cc_info_milli16(512, PERT_BETA_SHIFT), 500, "info: beta 1/2 -> 500");
+	tap_eq(cc_info_milli16(U32_MAX, 0), 0xffff, "info: milli saturates at 65535");
+	tap_eq(sizeof(struct pert_cc_info), 20, "info: struct pert_cc_info is 20 bytes");
+	tap_eq(sizeof(struct rapid_cc_info), 20, "info: struct rapid_cc_info is 20 bytes");
+	tap_eq(sizeof(struct icc_cc_info), 12, "info: struct icc_cc_info is 12 bytes");
 }
 
 int main(void)

@@ -47,6 +47,8 @@ run_probe() {
 	local ipid=$!
 	sleep $((secs / 2))
 	lab_ns "$snd" ss -tinH "dport = :$port" >"$KT_TMP/$cc.ss"
+	lab_ns "$snd" python3 "$LAB_TOP/scripts/cc_info.py" --json --filter "dport = :$port" \
+		>"$KT_TMP/$cc.cc" 2>&1
 	wait $ipid
 	echo 0 >"$T/tracing_on"
 	echo 0 >"$T/events/tcp/tcp_probe/enable"
@@ -56,6 +58,16 @@ run_probe() {
 		--dport "$port" --min-cwnd 20 >"$KT_TMP/$cc.dec"
 }
 
+# jv KEY: a value of the JSON object on stdin that has the highest bw_mbps
+# (cc_info.py prints one per socket: iperf3's data socket, not its control
+# connection); "" when missing.
+jv() {
+	python3 -c '
+import json, sys
+s = [json.loads(l) for l in sys.stdin if l.startswith("{")]
+d = max(s, key=lambda d: d.get("bw_mbps", 0)) if s else {}
+print(d.get(sys.argv[1], ""))' "$1"
+}
 field() { $PY -c "import json,sys; v=json.load(open(sys.argv[1]))[sys.argv[2]]; print('' if v is None else round(v, 3) if isinstance(v, float) else v)" "$1" "$2"; }
 
 run_probe icc 5301 12
@@ -83,14 +95,21 @@ kt_cmp "tracepoint tcp_icc:icc_wmax fires on losses" "$n_wmax" ">=" 2
 kt_cmp "icc_wmax events report ssthresh = cwnd * (1 - b) (share)" "$(echo "$wmax_ok / ($n_wmax + 0.0001)" | bc -l)" ">=" 0.5
 kt_cmp "tracepoint tcp_icc:icc_grow fires as the window grows" "$n_grow" ">=" 10
 
-# ss -ti shows ICC's state (bbr_info layout: mrtt carries Wmax in packets).
-if grep -q "icc" "$KT_TMP/icc.ss" && grep -q "bbr:(bw:" "$KT_TMP/icc.ss"; then
-	wmax=$(grep -o 'mrtt:[0-9.]*' "$KT_TMP/icc.ss" | head -1 | cut -d: -f2)
-	kt_cmp "ss -ti shows icc's Wmax (mrtt: field, packets)" "$wmax" ">" 0
-else
-	kt_fail "ss -ti shows icc's state"
-	kt_diag "$(cat "$KT_TMP/icc.ss")"
-fi
+# ss -ti shows what it labels (cc_info.h): bw a rate near the 50 Mbit/s
+# link, mrtt an RTT of the 20 ms path; ICC's own state (Wmax) comes from
+# its TCP_CC_INFO record through scripts/cc_info.py (icc.cc).
+ssf=$($PY "$LAB_TOP/scripts/cc_info.py" --json "$KT_TMP/icc.ss" 2>/dev/null)
+kt_diag "icc ss: $(grep -o 'bbr:([^)]*)' "$KT_TMP/icc.ss" | head -1); record: $(tr '\n' ' ' <"$KT_TMP/icc.cc")"
+kt_cmp "ss -ti: icc's bw is its sending rate (Mbit/s, 50 Mbit/s link)" \
+	"$(echo "$ssf" | jv bw_mbps)" "<=" 60
+kt_cmp "ss -ti: icc's bw is its sending rate (Mbit/s, at least a fifth of the link)" \
+	"$(echo "$ssf" | jv bw_mbps)" ">=" 10
+kt_cmp "ss -ti: icc's mrtt is the path's min RTT (ms, 20 ms path)" "$(echo "$ssf" | jv min_rtt_ms)" ">=" 20
+kt_cmp "ss -ti: icc's mrtt is the path's min RTT (ms, at most 25)" "$(echo "$ssf" | jv min_rtt_ms)" "<=" 25
+kt_check_not "ss -ti: no pacing_gain for icc (it does not pace)" grep -q 'pacing_gain:' "$KT_TMP/icc.ss"
+kt_cmp "TCP_CC_INFO (cc_info.py): icc's Wmax in packets" "$(jv wmax_pkts <"$KT_TMP/icc.cc")" ">" 10
+kt_cmp "TCP_CC_INFO (cc_info.py): the decrease the next loss applies (ICC: 0.875)" \
+	"$(jv decrease_factor <"$KT_TMP/icc.cc")" "==" 0.875
 
 # Below low_window ICC is Reno: with low_window above any window the flow
 # reaches, losses halve the window.

@@ -16,7 +16,7 @@ and an idle CPU jumps to the next timer).
 
 send: connects with congestion control CC, writes as fast as the socket
 takes data for S seconds, and every MS milliseconds reads its own socket's
-TCP_CC_INFO (struct tcp_bbr_info, which tcp_rapid fills: docs/rapid.md,
+TCP_CC_INFO (struct rapid_cc_info of cc_info.h: docs/rapid.md,
 "get_info") and TCP_INFO.  One JSON object per sample goes to FILE:
 
   {"t": seconds since connect (CLOCK_MONOTONIC),
@@ -46,21 +46,18 @@ import time
 TCP_CONGESTION = getattr(socket, "TCP_CONGESTION", 13)
 TCP_INFO = getattr(socket, "TCP_INFO", 11)
 TCP_CC_INFO = 26
-# struct tcp_bbr_info: bw_lo, bw_hi, min_rtt, pacing_gain, cwnd_gain (u32)
-BBR_INFO = struct.Struct("=5I")
-GAIN_SHIFT = 8
+# struct rapid_cc_info (cc_info.h): r_avg lo/hi (B/s), abest_kbps, m
+# (1/1000), phase, N, flags
+RAPID_INFO = struct.Struct("=IIIHBBI")
 
 
 def cc_info(s):
     raw = s.getsockopt(socket.IPPROTO_TCP, TCP_CC_INFO, 64)
-    if len(raw) < BBR_INFO.size:
+    if len(raw) < RAPID_INFO.size:
         return {}
-    lo, hi, abest, pg, cg = BBR_INFO.unpack_from(raw)
-    pg >>= GAIN_SHIFT
-    cg >>= GAIN_SHIFT
+    lo, hi, abest, m, phase, n, flags = RAPID_INFO.unpack_from(raw)
     return {"bw": ((hi << 32) | lo) * 8, "abest_kbps": abest,
-            "phase": pg // 1000, "n": pg % 1000,
-            "flags": cg // 10000, "m": cg % 10000}
+            "phase": phase, "n": n, "flags": flags, "m": m}
 
 
 def tcp_info(s):

@@ -72,15 +72,21 @@ def num(vals, key):
 
 
 def bbr_info(path):
-    """get_info from raw `ss -tin` output: (bw bit/s, phase, n, flags, m)."""
-    if not os.path.exists(path):
+    """RAPID's get_info record from scripts/cc_info.py --json (PATH.cc,
+    written with the raw ss output PATH): (r_avg bit/s, phase, n, flags,
+    m) of the data socket (the faster one: iperf3 has a control one)."""
+    if not os.path.exists(path + ".cc"):
         return None
-    m = re.search(r"bbr:\(bw:([0-9.]+)bps,mrtt:([0-9.]+),pacing_gain:([0-9.]+),"
-                  r"cwnd_gain:([0-9.]+)\)", open(path).read())
-    if not m:
+    socks = [json.loads(l) for l in open(path + ".cc") if l.startswith("{")]
+    socks = [s for s in socks if "r_avg_bps" in s]
+    if not socks:
         return None
-    bw, pg, cg = float(m.group(1)), int(float(m.group(3))), int(float(m.group(4)))
-    return int(bw), pg // 1000, pg % 1000, cg // 10000, cg % 10000
+    s = max(socks, key=lambda s: s["r_avg_bps"])
+    phases = {"slow-start": 0, "steady": 1, "fixed": 2}
+    bits = {"fq": 1, "internal-pacing": 2, "no-records": 4, "injected": 8, "loss": 16,
+            "ring-full": 32, "receiver-feedback": 64, "sender-estimate": 128}
+    return (s["r_avg_bps"], phases.get(s["phase"], s["phase"]), s["n"],
+            sum(bits[f] for f in s["flags"]), round(s["m"] * 1000))
 
 
 def samples(path):

@@ -56,17 +56,23 @@ sample_queue() {
 	done
 }
 
-# pert_record NS PORT: the get_info record of PERT's data socket
-# (bbr "bw" field, see docs/pert.md), "R F P Q".
+# pert_record NS PORT: PERT's own state for the data socket to PORT, "R C":
+# early responses and 1 in the compete phase, else 0 (its TCP_CC_INFO
+# record, struct pert_cc_info, read by scripts/cc_info.py from iperf3's
+# socket; the data socket is the one with the higher rate).
 pert_record() {
-	lab_ns "$1" ss -tinH "dport = :$2" | grep -o 'bbr:(bw:[0-9]*bps' |
-		head -1 | sed 's/[^0-9]//g' |
-		awk '{ x = int($1 / 1000); q = x % 1000; x = int(x / 1000); p = x % 10000;
-		       x = int(x / 10000); print int(x / 10), x % 10, p, q }'
+	lab_ns "$1" python3 "$LAB_TOP/scripts/cc_info.py" --json --filter "dport = :$2" |
+		python3 -c '
+import json, sys
+s = [json.loads(l) for l in sys.stdin if l.strip()]
+s = [d for d in s if "early_responses" in d]
+if s:
+    d = max(s, key=lambda d: d["bw_mbps"])
+    print(d["early_responses"], int(d["compete_phase"]))'
 }
 pert_responses() { pert_record "$@" | awk '{ print $1 }'; }
-# pert_phase NS PORT: 1 in the compete phase (region digit 5..7), else 0
-pert_phase() { pert_record "$@" | awk '{ print ($2 >= 5 && $2 <= 7) ? 1 : 0 }'; }
+# pert_phase NS PORT: 1 in the compete phase, else 0
+pert_phase() { pert_record "$@" | awk '{ print $2 }'; }
 
 json() { $PY -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 

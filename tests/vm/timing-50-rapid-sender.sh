@@ -47,8 +47,8 @@ rapid_sink "$LAB_RCV" --port 5608 --port 5609 --trickle 5606:10000 ||
 	{ kt_fail "sink starts"; kt_done; }
 
 # chirp_run NAME RATE_KBPS DST PORT SECS [iperf3 args]: a fixed-rate
-# iperf3 flow captured into $KEEP/NAME.pcap; its get_info (raw ss) once it
-# has run a while, into $KEEP/NAME.ss.
+# iperf3 flow captured into $KEEP/NAME.pcap; its get_info once it has run
+# a while: raw ss into $KEEP/NAME.ss, scripts/cc_info.py into NAME.ss.cc.
 chirp_run() {
 	local name=$1 rate=$2 dst=$3 port=$4 secs=$5 pid
 	shift 5
@@ -74,6 +74,10 @@ ss_when() {
 	done
 	sleep "$4"
 	lab_ns "$snd" ss -tinH "dport = :$1" >"$3"
+	# RAPID's own state: its TCP_CC_INFO record (cc_info.h), one JSON
+	# object per socket
+	lab_ns "$snd" python3 "$LAB_TOP/scripts/cc_info.py" --json --filter "dport = :$1" \
+		>"$3.cc" 2>&1
 }
 
 # tx_bytes: bytes sent on the sender's eth0.
