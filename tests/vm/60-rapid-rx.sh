@@ -256,10 +256,12 @@ plain_run 4 5601 plain4
 plain_run 6 5602 plain6
 for fam in 4 6; do
 	s=$KT_TMP/plain$fam.sum
-	# Throughput here depends on the CPU (TCG, or the guest's instruction
-	# budget in virtual time): the check is that data moves, not how fast.
-	kt_cmp "cubic IPv$fam with the helper loaded: transfer moved data (Mbit/s)" \
-		"$(v "$s" mbit)" ">" 1
+	# In the precise clock the guest keeps up with the 50 Mbit/s link
+	# (45.9-46.5 Mbit/s measured, 2026-11-26): a helper that slowed the
+	# receive path, or dropped segments, shows here.  (1 Mbit/s was the
+	# fast clock's bound, where the guest's CPU limited the transfer.)
+	kt_cmp "cubic IPv$fam with the helper loaded: transfer at 70% of the link or more (Mbit/s)" \
+		"$(v "$s" mbit)" ">" 35
 	kt_cmp "cubic IPv$fam: pure ACKs captured at the receiver" "$(v "$s" acks)" ">" 100
 	kt_cmp "cubic IPv$fam: no packet carries kind 253" "$(v "$s" any_253)" "==" 0
 	kt_cmp "cubic IPv$fam: every TCP/IP checksum valid (software checksums)" \
@@ -311,8 +313,8 @@ for fam in 4 6; do
 	t=mark$fam s=$KT_TMP/mark$fam.sum
 	mss_want=1436
 	[ $fam = 6 ] && mss_want=1416
-	kt_cmp "marked IPv$fam: transfer moved data (Mbit/s)" \
-		"$(v "$s" mbit)" ">" 1
+	kt_cmp "marked IPv$fam: transfer at 70% of the link or more (46.0-46.7 measured; Mbit/s)" \
+		"$(v "$s" mbit)" ">" 35
 	kt_cmp "marked IPv$fam: the sender's MSS made room for the 12-byte option (largest payload)" \
 		"$(v "$s" max_payload)" "==" "$mss_want"
 	kt_cmp "marked IPv$fam: data segments marked" "$(d $t marked)" ">" 500
@@ -395,8 +397,10 @@ lab_set_data_netem "loss 2%"
 marked_run 4 5614 lossy4 2
 lab_set_data_netem ""
 s=$KT_TMP/lossy4.sum
-kt_cmp "2% loss: transfer moved data (Mbit/s)" \
-	"$(v "$s" mbit)" ">" 1
+# (cubic through 2% random loss at 10 ms: 7.0 and 8.5 Mbit/s measured in
+# 2 s, Mathis' 1.22 MSS / (RTT sqrt(p)) gives 10)
+kt_cmp "2% loss: transfer moved at least 4 Mbit/s" \
+	"$(v "$s" mbit)" ">" 4
 kt_cmp "2% loss: some streams were truncated by holes" "$(d lossy4 truncated)" ">" 0
 kt_cmp "2% loss: feedback still appended" "$(d lossy4 feedback)" ">" 5
 kt_cmp "2% loss: every checksum valid (SACK ACKs with feedback)" \
