@@ -37,6 +37,22 @@ lab_dumbbell --senders 2 --rate ${RATE}mbit --rtt 20 ${T55_BURST:+--burst "$T55_
 snd=${LAB_SND[0]} xs=${LAB_SND[1]}
 RXKO=$LAB_MODDIR/tcp_rapid_rx.ko
 
+# retrans NS: TCP segments retransmitted from NS so far.
+retrans() { lab_ns "$1" awk '$1 == "Tcp:" && $2 ~ /^[0-9]+$/ { print $13 }' /proc/net/snmp; }
+# tcp_out NS: TCP segments sent from NS so far.
+tcp_out() { lab_ns "$1" awk '$1 == "Tcp:" && $2 ~ /^[0-9]+$/ { print $12 }' /proc/net/snmp; }
+# mark TAG NAME: trace marker "phase NAME"; the sender's retransmission
+# count at that moment goes to TAG.rtx ("NAME count").
+mark() {
+	echo "phase $2" >"$T/trace_marker"
+	echo "$2 $(retrans "$snd")" >>"$KT_TMP/$1.rtx"
+}
+# retrans_in TAG NAME: segments the sender retransmitted from phase NAME's
+# marker to the next one.
+retrans_in() {
+	awk -v n="$2" '$1 == n { a = $2; f = 1; next } f { print $2 - a; f = 0 }' "$KT_TMP/$1.rtx"
+}
+
 # udp_out NS: UDP datagrams sent from NS so far.
 udp_out() { lab_ns "$1" awk '$1 == "Udp:" && $2 ~ /^[0-9]+$/ { print $5 }' /proc/net/snmp; }
 
@@ -56,7 +72,7 @@ run() {
 	lab_iperf_server "$LAB_RCV" "$port"
 	lab_iperf "$snd" "$LAB_RCV4" "$port" $((3 * PHASE + 6)) rapid "$KT_TMP/$tag.json" &
 	pid=$!
-	echo "phase x0" >"$T/trace_marker"
+	mark "$tag" x0
 	sleep "$PHASE"
 	for x in 30 60; do
 		lab_iperf_server "$LAB_RCV" $((port + x))
@@ -68,11 +84,12 @@ run() {
 			[ "$(udp_out "$xs")" -gt $((n0 + 20)) ] && break
 			sleep 0.02
 		done
-		echo "phase x$x" >"$T/trace_marker"
+		mark "$tag" "x$x"
 		wait $upid
-		echo "phase gap$x" >"$T/trace_marker"
+		mark "$tag" "gap$x"
 	done
 	wait $pid
+	mark "$tag" end
 	echo 0 >"$T/tracing_on"
 	cat "$T/trace" >"$KT_TMP/$tag.trace"
 	[ -n "${T55_KEEP:-}" ] && cp "$KT_TMP/$tag.trace" "$KT_TMP/$tag".*json "$T55_KEEP/"
@@ -109,13 +126,17 @@ field() {
 relerr() { awk -v m="$1" -v a="$2" 'BEGIN { d = m - a; if (d < 0) d = -d; printf "%.3f\n", (a > 0 ? d / a : 9) }'; }
 
 # check TAG SRC WHAT: per phase, the estimates come from SRC, the rate
-# RAPID adopts (median r_avg) and the median ABest per stream are within
-# 25% of the avail-bw.  r_avg sits below the estimates by design (a lower
-# one adopted at once, a higher one through the tau filter): at 60 Mbit/s
-# cross -13..-16% in six CI runs, -20.5% in a seventh that had 12
-# retransmissions, so 20% was a flaky bound, 25% a regression guard (it
-# was -41% before the median rule, deviation 17).  The median and its p10/p90 are printed
-# against the avail-bw (the accuracy table of docs/rapid.md).
+# RAPID adopts (median r_avg) is within 20% and the median ABest per stream
+# within 25% of the avail-bw.  r_avg sits below the estimates by design (a
+# lower one adopted at once, a higher one through the tau filter): at 60
+# Mbit/s cross -13..-16% in six CI runs of 2026-11-25 and 5.6-14.2% in the
+# precise clock on 2026-11-26; one run of 2026-11-25 gave -20.5% with 12
+# retransmissions, and the bound was widened to 25% without finding why.
+# The retransmissions of each phase's window are printed with its numbers
+# (TcpRetransSegs at the sender), so that a miss says whether a loss
+# reduction pulled r_avg down.  (It was -41% before the median rule,
+# deviation 17.)  The median and its p10/p90 are printed against the
+# avail-bw (the accuracy table of docs/rapid.md).
 check() {
 	local tag=$1 src=$2 what=$3 x a med r r0 r60
 	# 1.5 s to converge, the last 0.5 s of a phase left out
@@ -125,7 +146,7 @@ check() {
 		a=$(avail $x "$tag")
 		med=$(field "$tag" x$x abest_median)
 		r=$(field "$tag" x$x r_avg_median)
-		kt_diag "$what, cross $x: avail-bw ${a:-?} Mbit/s; ABest p10 $(field "$tag" x$x abest_p10)" \
+		kt_diag "$what, cross $x: avail-bw ${a:-?} Mbit/s; retransmitted segments $(retrans_in "$tag" x$x); ABest p10 $(field "$tag" x$x abest_p10)" \
 			"median ${med:-?} p90 $(field "$tag" x$x abest_p90) (error of the median" \
 			"$( [ -n "$med" ] && [ -n "$a" ] && relerr "$med" "$a" )); r_avg median ${r:-?}"
 		kt_cmp "$what, cross $x Mbit/s: stream estimates in the phase" \
@@ -139,8 +160,8 @@ check() {
 			kt_fail "$what, cross $x Mbit/s: median ABest '$med' vs avail-bw '$a'"
 		fi
 		if [ -n "$r" ] && [ -n "$a" ]; then
-			kt_cmp "$what, cross $x Mbit/s: median r_avg $r Mbit/s within 25% of the avail-bw $a (relative error)" \
-				"$(relerr "$r" "$a")" "<=" 0.25
+			kt_cmp "$what, cross $x Mbit/s: median r_avg $r Mbit/s within ${T55_RAVG_ERR:-0.20} of the avail-bw $a (relative error)" \
+				"$(relerr "$r" "$a")" "<=" "${T55_RAVG_ERR:-0.20}"
 		else
 			kt_fail "$what, cross $x Mbit/s: median r_avg '$r' vs avail-bw '$a'"
 		fi
@@ -152,12 +173,108 @@ check() {
 }
 
 
-# Experiments: T55_PARTS="helper stock" (default both), T55_RX_Q_NOISE=ns
+# (d) Not only evenly spaced CBR: run_mixed TAG PORT sends the rapid flow
+# over IPv6 (the helper's analysis and feedback through the IPv6 stack),
+# alone for MIX_ALONE s, then beside iperf3's own bursty UDP (LAB_UDP_BURSTY:
+# ~3 datagrams back to back every millisecond) at 40 Mbit/s for MIX s, then
+# beside a cubic TCP flow for MIX s.  Markers "phase b40" and "phase tcp".
+MIX_ALONE=2
+MIX=4
+run_mixed() {
+	local tag=$1 port=$2 pid upid tpid n0 i
+	echo 0 >"$T/tracing_on"
+	echo >"$T/trace"
+	echo 1 >"$T/events/tcp_rapid/rapid_abest/enable"
+	echo 1 >"$T/tracing_on"
+	lab_iperf_server "$LAB_RCV" "$port"
+	lab_iperf "$snd" "$LAB_RCV6" "$port" $((MIX_ALONE + 2 * MIX + 3)) rapid "$KT_TMP/$tag.json" &
+	pid=$!
+	mark "$tag" alone
+	sleep "$MIX_ALONE"
+	lab_iperf_server "$LAB_RCV" $((port + 40))
+	n0=$(udp_out "$xs")
+	LAB_UDP_BURSTY=1 lab_udp "$xs" "$LAB_RCV4" $((port + 40)) 40M "$MIX" "$KT_TMP/$tag.udp40.json" \
+		-l 1400 2>"$KT_TMP/$tag.udp40.err" &
+	upid=$!
+	for i in $(seq 1 200); do
+		[ "$(udp_out "$xs")" -gt $((n0 + 20)) ] && break
+		sleep 0.02
+	done
+	mark "$tag" b40
+	wait $upid
+	lab_iperf_server "$LAB_RCV" $((port + 50))
+	n0=$(tcp_out "$xs")
+	lab_iperf "$xs" "$LAB_RCV4" $((port + 50)) "$MIX" cubic "$KT_TMP/$tag.tcp.json" &
+	tpid=$!
+	for i in $(seq 1 200); do
+		[ "$(tcp_out "$xs")" -gt $((n0 + 200)) ] && break
+		sleep 0.02
+	done
+	mark "$tag" tcp
+	wait $tpid
+	mark "$tag" gap
+	wait $pid
+	mark "$tag" end
+	echo 0 >"$T/tracing_on"
+	cat "$T/trace" >"$KT_TMP/$tag.trace"
+	[ -n "${T55_KEEP:-}" ] && cp "$KT_TMP/$tag.trace" "$KT_TMP/$tag".*json "$T55_KEEP/"
+	echo 0 >"$T/events/tcp_rapid/rapid_abest/enable"
+}
+
+# check_mixed TAG: the helper's estimates (src 1) per phase of run_mixed.
+# Bounds from what it measured (2026-11-26, see docs/rapid.md "Accuracy
+# in the lab"): beside bursty UDP the estimates and r_avg are held to the
+# avail-bw as with CBR; beside cubic there is no fixed avail-bw (cubic takes
+# what RAPID leaves), so RAPID must keep a share of the link, leave cubic
+# one, and no estimate's median may exceed the link.
+V6PAYLOAD=1416		# IPv6: MSS 1428 - 12 (the data option), 1514-byte frames
+check_mixed() {
+	local tag=$1 a med r cub link
+	$PY "$EV" phases "$KT_TMP/$tag.trace" --skip 1.5 --until $((MIX * 10 - 5))e-1 \
+		--src 1 >"$KT_TMP/$tag.phases"
+	link=$(awk -v r=$RATE -v p=$V6PAYLOAD -v f=$FRAME 'BEGIN { printf "%.2f\n", r * p / f }')
+	# bursty UDP: avail-bw from what the receiver got of it
+	a=$($PY -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["end"]["sum"]
+pk = s["packets"] - s.get("lost_packets", 0)
+c = pk * (1400 + 42) * 8 / s["seconds"] / 1e6
+print(round((float(sys.argv[2]) - c) * float(sys.argv[3]) / float(sys.argv[4]), 2))' \
+		"$KT_TMP/$tag.udp40.json" $RATE $V6PAYLOAD $FRAME 2>&1) || { kt_diag "udp40: $a"; a=""; }
+	med=$(field "$tag" b40 abest_median) r=$(field "$tag" b40 r_avg_median)
+	kt_diag "IPv6, bursty UDP 40 Mbit/s: avail-bw ${a:-?} Mbit/s; retransmitted segments $(retrans_in "$tag" b40);" \
+		"ABest p10 $(field "$tag" b40 abest_p10) median ${med:-?} p90 $(field "$tag" b40 abest_p90); r_avg median ${r:-?}"
+	kt_cmp "IPv6 + bursty UDP: helper estimates in the phase" "$(field "$tag" b40 estimates)" ">" 20
+	if [ -n "$med" ] && [ -n "$r" ] && [ -n "$a" ]; then
+		kt_cmp "IPv6 + bursty UDP 40 Mbit/s: median ABest $med Mbit/s within ${T55_BURSTY_ERR:-0.25} of the avail-bw $a (relative error)" \
+			"$(relerr "$med" "$a")" "<=" "${T55_BURSTY_ERR:-0.25}"
+		kt_cmp "IPv6 + bursty UDP 40 Mbit/s: median r_avg $r Mbit/s within ${T55_BURSTY_ERR:-0.25} of the avail-bw $a (relative error)" \
+			"$(relerr "$r" "$a")" "<=" "${T55_BURSTY_ERR:-0.25}"
+	else
+		kt_fail "IPv6 + bursty UDP: median ABest '$med', r_avg '$r', avail-bw '$a'"
+	fi
+	# TCP cross traffic: shares of the link
+	cub=$($PY -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"] / 1e6, 2))' \
+		"$KT_TMP/$tag.tcp.json" 2>&1) || { kt_diag "cubic: $cub"; cub=""; }
+	med=$(field "$tag" tcp abest_median) r=$(field "$tag" tcp r_avg_median)
+	kt_diag "IPv6, beside cubic: cubic ${cub:-?} Mbit/s; retransmitted segments $(retrans_in "$tag" tcp);" \
+		"ABest p10 $(field "$tag" tcp abest_p10) median ${med:-?} p90 $(field "$tag" tcp abest_p90); r_avg median ${r:-?}; link $link"
+	kt_cmp "IPv6 + cubic: helper estimates in the phase" "$(field "$tag" tcp estimates)" ">" 20
+	kt_cmp "IPv6 + cubic: median ABest $med Mbit/s at most 1.1 x the link $link" \
+		"$(awk -v m="$med" -v l="$link" 'BEGIN { printf "%.3f\n", (m != "" && l > 0) ? m / l : 9 }')" "<=" 1.1
+	kt_cmp "IPv6 + cubic: RAPID's median r_avg $r Mbit/s at least ${T55_TCP_MIN:-0.15} of the link" \
+		"$(awk -v m="$r" -v l="$link" 'BEGIN { printf "%.3f\n", (m != "" && l > 0) ? m / l : 0 }')" ">=" "${T55_TCP_MIN:-0.15}"
+	kt_cmp "IPv6 + cubic: cubic's throughput ${cub:-?} Mbit/s at least ${T55_TCP_MIN:-0.15} of the link (RAPID leaves it room)" \
+		"$(awk -v m="$cub" -v l="$link" 'BEGIN { printf "%.3f\n", (m != "" && l > 0) ? m / l : 0 }')" ">=" "${T55_TCP_MIN:-0.15}"
+	kt_diag "$tag: $($PY -c 'import json,sys; d=json.load(open(sys.argv[1])); print("throughput %.1f Mbit/s, retransmits %s" % (d["end"]["sum_received"]["bits_per_second"]/1e6, d["end"]["sum_sent"].get("retransmits")))' "$KT_TMP/$tag.json" 2>&1)"
+}
+
+# Experiments: T55_PARTS="helper mixed stock" (default all three), T55_RX_Q_NOISE=ns
 # for the helper's noise floor, T55_RX_F_MILLI for its excursion end factor,
 # T55_F_MILLI for both ends' (helper and sender-side estimate), T55_BURST
 # for the bottleneck's token buckets (lab_dumbbell --burst), T55_KEEP=DIR
 # keeps the traces (rapid_abest, rapid_fb_check) and iperf3 reports there.
-PARTS=${T55_PARTS:-helper stock}
+PARTS=${T55_PARTS:-helper mixed stock}
 
 # (a) with the receiver's helper (lab-run loaded it)
 grep -q '^tcp_rapid_rx ' /proc/modules || insmod "$RXKO"
@@ -182,6 +299,15 @@ kt_cmp "helper: streams checked more than once (rapid_fb_check ids seen twice)" 
 	"$(grep 'rapid_fb_check:' "$KT_TMP/helper.trace" | grep -v 'verdict=3' |
 		grep -o ' id=[0-9]*' | sort | uniq -d | wc -l)" "==" 0
 check helper 1 "helper"
+fi
+if [[ " $PARTS " == *" mixed "* ]]; then
+fb0=$(kt_modstat tcp_rapid fb_applied) se0=$(kt_modstat tcp_rapid sest_applied)
+run_mixed mixed 5501
+kt_cmp "IPv6: the helper's feedback options applied by the sender" \
+	"$(( $(kt_modstat tcp_rapid fb_applied) - fb0 ))" ">" 150
+kt_cmp "IPv6: no sender-side estimate while the helper answers (count)" \
+	"$(( $(kt_modstat tcp_rapid sest_applied) - se0 ))" "<=" 5
+check_mixed mixed
 fi
 [[ " $PARTS " == *" stock "* ]] || kt_done
 
