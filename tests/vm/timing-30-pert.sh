@@ -62,13 +62,12 @@ sample_queue() {
 # socket; the data socket is the one with the higher rate).
 pert_record() {
 	lab_ns "$1" python3 "$LAB_TOP/scripts/cc_info.py" --json --filter "dport = :$2" |
-		python3 -c '
-import json, sys
-s = [json.loads(l) for l in sys.stdin if l.strip()]
-s = [d for d in s if "early_responses" in d]
-if s:
-    d = max(s, key=lambda d: d["bw_mbps"])
-    print(d["early_responses"], int(d["compete_phase"]))'
+		awk '/"early_responses"/ {
+			bw = $0; sub(/.*"bw_mbps": /, "", bw); bw += 0
+			r = $0; sub(/.*"early_responses": /, "", r); r += 0
+			c = ($0 ~ /"compete_phase": true/)
+			if (out == "" || bw >= best) { best = bw; out = r " " c }
+		} END { if (out != "") print out }'
 }
 pert_responses() { pert_record "$@" | awk '{ print $1 }'; }
 # pert_phase NS PORT: 1 in the compete phase, else 0
@@ -122,20 +121,24 @@ lab_iperf "${LAB_SND[0]}" "$LAB_RCV4" 5402 $((3 + COMP + TAIL)) pert "$KT_TMP/p.
 p1=$!
 sample_queue $((3 + COMP + TAIL)) "$KT_TMP/q.comp" &
 qpid=$!
+# (samples at fixed times after the pert flow's start: reading a record
+# starts a python, which takes a while in the guest)
+base=$SECONDS
+until_t() { local d=$((base + $1 - SECONDS)); [ $d -le 0 ] || sleep $d; }
 sleep 3
 r0=$(pert_responses "${LAB_SND[0]}" 5402)
 lab_iperf "${LAB_SND[1]}" "$LAB_RCV4" 5403 $COMP cubic "$KT_TMP/c.json" -i 1 &
 p2=$!
 phases=""
 for t in 10 20 30 38; do
-	sleep $((t - ${last:-0})); last=$t
+	until_t $((t + 3))
 	kt_diag "t=$t s pert: $(lab_ns "${LAB_SND[0]}" ss -tinH "dport = :5402" | grep -o ' cwnd:[0-9]*\|bbr:([^)]*)' | tr '\n' ' ')"
 	[ $t -ge 20 ] && phases="$phases$(pert_phase "${LAB_SND[0]}" 5402)"
 done
 r1=$(pert_responses "${LAB_SND[0]}" 5402)
 wait $p2
 crc=$?
-sleep $((TAIL - 2))
+until_t $((COMP + TAIL))	# 3 s before the pert flow ends
 end_phase=$(pert_phase "${LAB_SND[0]}" 5402)
 kt_diag "t=$((COMP + TAIL + 1)) s pert alone again: $(lab_ns "${LAB_SND[0]}" ss -tinH "dport = :5402" | grep -o ' cwnd:[0-9]*\|bbr:([^)]*)' | tr '\n' ' ')"
 wait $p1
