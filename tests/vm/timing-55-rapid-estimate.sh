@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 435 (host seconds under TCG, precise clock: 365 measured, scaled by
-# guest time for part (d), ~40 of 202 guest s; tests/run.sh balances its
-# parallel boots with it)
+# lab-time: 365 (host seconds under TCG, precise clock, measured without
+# part (d), which runs as tests/vm/timing-56-rapid-mixed.sh; tests/run.sh
+# balances its parallel boots with it)
 #
 # RAPID's estimators end to end (precise clock: one-way delays and ACK
 # timing must be on time).  One rapid flow through a 100 Mbit/s, 20 ms
@@ -20,7 +20,8 @@
 #      of the avail-bw and follows the step down (0 -> 60 Mbit/s cross).
 #  (d) not only CBR through an exactly serialising bottleneck: the flow
 #      over IPv6 with the helper (its feedback through the IPv6 stack)
-#      beside iperf3's bursty UDP and beside a cubic TCP flow (run_mixed).
+#      beside iperf3's bursty UDP and beside a cubic TCP flow (run_mixed;
+#      run as its own suite, tests/vm/timing-56-rapid-mixed.sh).
 # The per-stream ABest distribution (p10/median/p90) is printed against
 # the avail-bw for the accuracy table of docs/rapid.md; the median must be
 # within 25% (a regression guard: the targets are 10% with the helper, 20%
@@ -285,12 +286,13 @@ print(round((float(sys.argv[2]) - c) * float(sys.argv[3]) / float(sys.argv[4]), 
 	kt_diag "$tag: $($PY -c 'import json,sys; d=json.load(open(sys.argv[1])); print("throughput %.1f Mbit/s, retransmits %s" % (d["end"]["sum_received"]["bits_per_second"]/1e6, d["end"]["sum_sent"].get("retransmits")))' "$KT_TMP/$tag.json" 2>&1)"
 }
 
-# Experiments: T55_PARTS="helper mixed stock" (default all three), T55_RX_Q_NOISE=ns
+# Experiments: T55_PARTS="helper mixed stock" (default "helper stock";
+# timing-56-rapid-mixed.sh runs "mixed"), T55_RX_Q_NOISE=ns
 # for the helper's noise floor, T55_RX_F_MILLI for its excursion end factor,
 # T55_F_MILLI for both ends' (helper and sender-side estimate), T55_BURST
 # for the bottleneck's token buckets (lab_dumbbell --burst), T55_KEEP=DIR
 # keeps the traces (rapid_abest, rapid_fb_check) and iperf3 reports there.
-PARTS=${T55_PARTS:-helper mixed stock}
+PARTS=${T55_PARTS:-helper stock}	# mixed: timing-56-rapid-mixed.sh
 
 # (a) with the receiver's helper (lab-run loaded it)
 grep -q '^tcp_rapid_rx ' /proc/modules || insmod "$RXKO"
