@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Out-of-tree TCP congestion controls: RAPID, PERT, ICC.
+# Out-of-tree TCP congestion controls: RAPID, PERT, ICC, SABUL.
 #
 #   make                 build the modules against the pinned lab kernel
 #                        (scripts/kernel.env), or against KDIR=<build dir>:
@@ -56,7 +56,7 @@ else
 KBUILD_EXTRA := CONFIG_DEBUG_INFO_BTF_MODULES=
 endif
 
-KSRCS := tcp_icc.c tcp_pert.c tcp_rapid.c tcp_rapid_rx.c
+KSRCS := tcp_icc.c tcp_pert.c tcp_rapid.c tcp_rapid_rx.c tcp_sabul.c
 KHDRS := $(filter-out cc_pure.h,$(wildcard *.h)) cc_pure.h
 MODULES := $(KSRCS:.c=.ko)
 

@@ -441,13 +441,13 @@ static inline u32 sabul_fast_reaction(u64 *period_ps, u32 *events,
 	u64 all = (u64)*events + new_lost;
 	u32 lambda = p->lambda ? p->lambda : 1;
 	u64 n = div_u64(all, lambda);
+	u64 add;
 
 	*events = (u32)(all - n * lambda);
 	if (!n)
 		return 0;
-	*period_ps = sabul_period_clamp(sabul_add_sat(*period_ps,
-				sabul_mul_sat(n, (u64)p->b_ns * SABUL_PS_PER_NS)),
-				mss, p);
+	add = sabul_mul_sat(n, (u64)p->b_ns * SABUL_PS_PER_NS);
+	*period_ps = sabul_period_clamp(sabul_add_sat(*period_ps, add), mss, p);
 	return n > U32_MAX ? U32_MAX : (u32)n;
 }
 
