@@ -87,6 +87,8 @@
 /* The window bound: packets on top of rate * (srtt + T) (UDT's 16). */
 #define SABUL_CWND_EXTRA	16U
 #define SABUL_CWND_MIN		4U
+/* tcp_snd_cwnd_set() warns on a window that is not a positive int. */
+#define SABUL_CWND_MAX		0x7fffffffU
 
 /* Fixed-point scale of the get_info gain fields (struct tcp_bbr_info). */
 #define SABUL_INFO_GAIN_SCALE	256U
@@ -481,7 +483,8 @@ static inline u64 sabul_start_rate(u32 cwnd, u32 mss, u32 srtt_us)
 /*
  * sabul_cwnd_bound() - the window that bounds the rate, UDT's
  * rate * (RTT + SYN) + 16 packets, with the sending rate 1 / period:
- * ceil((srtt + T) / period) + 16, at least SABUL_CWND_MIN, saturating.
+ * ceil((srtt + T) / period) + 16, at least SABUL_CWND_MIN, at most
+ * SABUL_CWND_MAX.
  */
 static inline u32 sabul_cwnd_bound(u64 period_ps, u32 srtt_us, u32 syn_us)
 {
@@ -489,11 +492,11 @@ static inline u32 sabul_cwnd_bound(u64 period_ps, u32 srtt_us, u32 syn_us)
 	u64 n;
 
 	if (!period_ps)
-		return U32_MAX;
+		return SABUL_CWND_MAX;
 	n = div64_u64(span, period_ps);
 	n += (span - n * period_ps ? 1 : 0) + SABUL_CWND_EXTRA;
-	if (n > U32_MAX)
-		return U32_MAX;
+	if (n > SABUL_CWND_MAX)
+		return SABUL_CWND_MAX;
 	return n < SABUL_CWND_MIN ? SABUL_CWND_MIN : (u32)n;
 }
 

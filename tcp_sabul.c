@@ -43,7 +43,9 @@
  * as tcp_bbr.c does) spaces every segment by it through EDT.  SABUL has no
  * slow start; a TCP connection starts in TCP's slow start (paced at twice
  * cwnd per srtt) and, on its first loss, takes the delivery rate of the
- * path as its first rate, as UDT does with the receiver's arrival rate.
+ * path as its first rate, as UDT does with the receiver's arrival rate;
+ * the rate control's first interval begins once TCP has recovered from
+ * the start's losses.
  * The window only bounds the rate: UDT's rate * (srtt + T) + 16 packets.
  * An RTO is a decrease at p = 1.
  *

@@ -277,8 +277,10 @@ static void test_fast_and_tick(void)
 	tap_eq(sabul_cwnd_bound(base, 40000, 10000), 232,
 	       "sabul: window bound at 50 Mbit/s, 40 ms + T: ceil(50 ms / 231.68 us) + 16 = 232");
 	tap_eq(sabul_cwnd_bound(U64_MAX, 40000, 10000), 17, "sabul: an infinite period still allows 17 packets");
-	tap_eq(sabul_cwnd_bound(0, 40000, 10000), U32_MAX, "sabul: period 0 does not bound the window");
-	tap_eq(sabul_cwnd_bound(1, U32_MAX, 1000000), U32_MAX, "sabul: a huge bound saturates at U32_MAX");
+	tap_eq(sabul_cwnd_bound(0, 40000, 10000), 0x7fffffff,
+	       "sabul: period 0 does not bound the window (largest positive int)");
+	tap_eq(sabul_cwnd_bound(1, U32_MAX, 1000000), 0x7fffffff,
+	       "sabul: a huge bound saturates at INT_MAX (tcp_snd_cwnd_set warns on <= 0 as int)");
 
 	tap_eq(sabul_info_cwnd_gain(232, MSS, 6250000, 40000), 343,
 	       "sabul: cwnd_gain 232 x 1448 / (6.25 MB/s x 40 ms) = 1.344 -> 343/256 (rounded down)");
