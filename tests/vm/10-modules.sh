@@ -10,7 +10,7 @@
 # while in use.
 . "$LAB_TOP/tests/vm/lib.sh"
 
-ALGS="icc pert rapid"
+ALGS="icc pert rapid sabul"
 PY=python3
 SOCK=$LAB_TOP/tests/vm/cc_socket.py
 
@@ -119,6 +119,13 @@ for cc in $ALGS; do
 	*" $cc "*) kt_ok "ss -ti shows $cc on the connected socket" ;;
 	*) kt_fail "ss -ti shows $cc on the connected socket"; kt_diag "ss: $ssline" ;;
 	esac
+	if [ "$cc" = sabul ]; then
+		# get_info: the rate in bw, the min RTT (10 ms path) in mrtt
+		case "$ssline" in
+		*"bbr:(bw:"*"bps,mrtt:1"[0-9].*) kt_ok "ss -ti shows sabul's rate (bw) and min RTT (mrtt ~10 ms)" ;;
+		*) kt_fail "ss -ti shows sabul's rate (bw) and min RTT (mrtt ~10 ms)"; kt_diag "ss: $ssline" ;;
+		esac
+	fi
 	kill $pid
 	wait $pid
 done
@@ -143,7 +150,7 @@ lab_ns "$snd" ip route del "$LAB_RCV4/32"
 # have finished their FIN exchange (a few RTTs; longer on a loaded TCG host).
 held=""
 for _ in $(seq 1 30); do
-	held=$(lab_ns "$snd" ss -tniaH | grep -E ' (icc|pert|rapid) ' -B1)
+	held=$(lab_ns "$snd" ss -tniaH | grep -E ' (icc|pert|rapid|sabul) ' -B1)
 	[ -z "$held" ] && break
 	sleep 0.5
 done
@@ -158,7 +165,7 @@ fi
 # Every writable parameter of every module refuses what is out of its range
 # or not a number, says so in the kernel log naming the parameter, keeps
 # its value, and accepts its own value back.
-for m in tcp_icc tcp_pert tcp_rapid tcp_rapid_rx; do
+for m in tcp_icc tcp_pert tcp_rapid tcp_rapid_rx tcp_sabul; do
 	bad=""
 	for f in /sys/module/$m/parameters/*; do
 		# (root may write any file: the mode says what the module allows)
@@ -182,6 +189,19 @@ for m in tcp_icc tcp_pert tcp_rapid tcp_rapid_rx; do
 	fi
 done
 
+# SABUL's parameters at load time and across parameters (k2 * alpha <= 0.5),
+# as 20-icc checks ICC's.
+S=/sys/module/tcp_sabul/parameters
+kt_check "rmmod tcp_sabul (no socket holds it)" kt_rmmod_wait tcp_sabul 30
+kt_check_not "insmod tcp_sabul syn_us=999 is refused" insmod "$LAB_MODDIR/tcp_sabul.ko" syn_us=999
+kt_check "the refusal names syn_us in the kernel log" bash -c "dmesg | tail -n 5 | grep -q 'syn_us=999 refused'"
+kt_check_not "insmod tcp_sabul min_rate_kbps above max_rate_kbps is refused" \
+	insmod "$LAB_MODDIR/tcp_sabul.ko" max_rate_kbps=1000 min_rate_kbps=2000
+kt_check "insmod tcp_sabul with valid parameters" insmod "$LAB_MODDIR/tcp_sabul.ko" syn_us=10000 alpha_ppm=1000
+kt_check_not "writing alpha_ppm=50001 with k2 = 10 is refused (k2 * alpha > 0.5)" bash -c "echo 50001 > $S/alpha_ppm"
+kt_check "writing alpha_ppm=50000 is accepted, and back to 1000" \
+	bash -c "echo 50000 > $S/alpha_ppm && grep -qx 50000 $S/alpha_ppm && echo 1000 > $S/alpha_ppm"
+
 # ... with the modules' tracepoints on: each must fire on such a path.
 lab_set_data_netem "loss 0.5%"
 port=5201
@@ -189,7 +209,7 @@ TR=/sys/kernel/tracing
 kt_mount_tracefs || kt_fail "tracefs mounts"
 echo 0 >"$TR/tracing_on"
 echo >"$TR/trace"
-for ev in tcp_pert/pert_response tcp_rapid/rapid_stream tcp_rapid/rapid_abest; do
+for ev in tcp_pert/pert_response tcp_rapid/rapid_stream tcp_rapid/rapid_abest tcp_sabul/sabul_rate; do
 	echo 1 >"$TR/events/$ev/enable" || kt_fail "enable tracepoint $ev"
 done
 echo 1 >"$TR/tracing_on"
@@ -275,6 +295,10 @@ kt_cmp "tracepoint tcp_rapid:rapid_stream: p-streams of the rapid flow" \
 	"$(grep -c 'rapid_stream:' "$KT_TMP/cc.trace")" ">" 10
 kt_cmp "tracepoint tcp_rapid:rapid_abest: estimates of the rapid flow" \
 	"$(grep -c 'rapid_abest:' "$KT_TMP/cc.trace")" ">" 5
+kt_cmp "tracepoint tcp_sabul:sabul_rate: rate increases (kind=1) once per 10 ms interval" \
+	"$(grep -c 'sabul_rate:.* kind=1 ' "$KT_TMP/cc.trace")" ">" 20
+kt_cmp "tracepoint tcp_sabul:sabul_rate: decreases (kind=2) at 0.5% loss" \
+	"$(grep -c 'sabul_rate:.* kind=2 ' "$KT_TMP/cc.trace")" ">" 0
 kt_cmp "tracepoint events name their socket (sport= dport=5205 skaddr=)" \
 	"$(grep -c 'rapid_stream: sport=[0-9]* dport=5205 skaddr=' "$KT_TMP/cc.trace")" ">" 10
 kt_cmp "tracepoint tcp_rapid:rapid_stream: p-streams of the rapid flow over IPv6 (dport=5206)" \
