@@ -90,10 +90,11 @@ struct sabul {
 	u32	lost_seen;	/* tp->lost at the previous ACK */
 	u32	events;		/* L: lost packets since the last rate change */
 	u32	p_ppm;		/* loss rate of the last interval, 1e-6 */
-	u32	in_start:1,	/* TCP slow start, before the first loss */
+	u32	ready:1,	/* .init ran (the area is zeroed before) */
+		in_start:1,	/* TCP slow start, before the first loss */
 		start_recovery:1, /* recovering from the start's overshoot */
 		pacing_on:1,	/* .init set SK_PACING_NEEDED */
-		unused:29;
+		unused:28;
 };
 
 /* One consistent-enough copy of the tunables for one decision. */
@@ -253,6 +254,7 @@ static void sabul_init(struct sock *sk)
 	struct sabul *ca = inet_csk_ca(sk);
 
 	memset(ca, 0, sizeof(*ca));
+	ca->ready = 1;
 	ca->in_start = 1;
 	ca->lost_seen = tp->lost;
 	ca->period_ps = sabul_kbps_to_period(READ_ONCE(sabul_min_rate_kbps),
@@ -369,6 +371,13 @@ static void sabul_cong_control(COMPAT_CONG_CONTROL_ARGS)
 	struct sabul_params p;
 	u32 cwnd;
 
+	/*
+	 * An active open's SYN-ACK reaches cong_control before .init
+	 * (tcp_ack() runs before tcp_finish_connect()), with the private
+	 * area zeroed: leave that ACK to TCP's defaults.
+	 */
+	if (!ca->ready)
+		return;
 	ca->lost_seen = tp->lost;
 	sabul_params_load(&p);
 	if (ca->in_start) {
@@ -407,7 +416,7 @@ static void sabul_set_state(struct sock *sk, u8 new_state)
 	u32 mss;
 	u64 old;
 
-	if (new_state != TCP_CA_Loss)
+	if (new_state != TCP_CA_Loss || !ca->ready)
 		return;
 	sabul_params_load(&p);
 	if (ca->in_start) {
@@ -449,9 +458,13 @@ static size_t sabul_get_info(struct sock *sk, u32 ext, int *attr,
 
 		if (min_rtt == ~0U)
 			min_rtt = 0;
-		rate = start ? READ_ONCE(sk->sk_pacing_rate) :
-			sabul_period_to_rate(READ_ONCE(ca->period_ps),
-					     sabul_mss(tp));
+		if (!ca->ready)
+			rate = 0;
+		else if (start)
+			rate = READ_ONCE(sk->sk_pacing_rate);
+		else
+			rate = sabul_period_to_rate(READ_ONCE(ca->period_ps),
+						    sabul_mss(tp));
 		memset(&info->bbr, 0, sizeof(info->bbr));
 		info->bbr.bbr_bw_lo = (u32)rate;
 		info->bbr.bbr_bw_hi = (u32)(rate >> 32);
