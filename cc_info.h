@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What tcp_rapid, tcp_pert and tcp_icc report through
+ * What tcp_rapid, tcp_pert, tcp_icc and tcp_sabul report through
  * .get_info, and in which record.
  *
  * An out-of-tree congestion control cannot add an inet_diag attribute that
@@ -12,7 +12,7 @@
  * and puts into each field only what ss labels it:
  *   bbr_bw_lo/hi     a sending rate, bytes/s
  *   bbr_min_rtt      the minimum RTT, us
- *   bbr_pacing_gain  0 (none of the three has a pacing gain: ss omits it)
+ *   bbr_pacing_gain  0 (none of the four has a pacing gain: ss omits it)
  *   bbr_cwnd_gain    cwnd over bw x min_rtt, 1/256 (0: not known)
  *
  * The module's own state has its own record, returned by
@@ -104,6 +104,15 @@ struct icc_cc_info {
 	u32 wmax_milli;		/* Wmax, 1/1000 packet (U32_MAX: saturated) */
 	u32 inc_q8;		/* ICC_inc at the current cwnd, packets/RTT x 256 */
 	u32 decrease_q8;	/* factor the next loss applies x 256 */
+};
+
+/* TCP_CC_INFO of a sabul socket (16 bytes; "=IIIB3x") */
+struct sabul_cc_info {
+	u32 period_ns;		/* sending period, ns per mss packet (saturated) */
+	u32 p_ppm;		/* loss rate of the last interval, 1/10^6 */
+	u32 syn_us;		/* the rate control interval T, us */
+	u8 phase;		/* 0 start (TCP slow start), 1 rate control */
+	u8 reserved[3];		/* 0 */
 };
 
 #endif /* CC_INFO_H */

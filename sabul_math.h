@@ -90,9 +90,6 @@
 /* tcp_snd_cwnd_set() warns on a window that is not a positive int. */
 #define SABUL_CWND_MAX		0x7fffffffU
 
-/* Fixed-point scale of the get_info gain fields (struct tcp_bbr_info). */
-#define SABUL_INFO_GAIN_SCALE	256U
-
 struct sabul_params {
 	u32 syn_us;		/* T, the rate control interval, us */
 	u32 alpha_ppm;		/* alpha, tolerated loss rate, 1e-6 */
@@ -498,24 +495,6 @@ static inline u32 sabul_cwnd_bound(u64 period_ps, u32 srtt_us, u32 syn_us)
 	if (n > SABUL_CWND_MAX)
 		return SABUL_CWND_MAX;
 	return n < SABUL_CWND_MIN ? SABUL_CWND_MIN : (u32)n;
-}
-
-/*
- * sabul_info_cwnd_gain() - the window against the path's BDP at the
- * sending rate, cwnd * mss / (rate * min_rtt), in 1/256 (ss cwnd_gain);
- * 0 without a rate or an RTT.  Saturates at U32_MAX.
- */
-static inline u32 sabul_info_cwnd_gain(u32 cwnd, u32 mss, u64 rate,
-				       u32 min_rtt_us)
-{
-	u64 bdp = sabul_mul_frac(rate, min_rtt_us, SABUL_USEC_PER_SEC);
-	u64 g;
-
-	if (!bdp)
-		return 0;
-	g = div64_u64(sabul_mul_sat(sabul_mul_sat(cwnd, mss),
-				    SABUL_INFO_GAIN_SCALE), bdp);
-	return g > U32_MAX ? U32_MAX : (u32)g;
 }
 
 #endif /* SABUL_MATH_H */

@@ -49,8 +49,9 @@
  * The window only bounds the rate: UDT's rate * (srtt + T) + 16 packets.
  * An RTO is a decrease at p = 1.
  *
- * Observability: ss -ti (get_info, below: the rate in bw, the min RTT in
- * mrtt) and the tracepoint tcp_sabul:sabul_rate (sabul_trace.h).  The
+ * Observability: ss -ti and TCP_CC_INFO (get_info, below: the rate in bw,
+ * the min RTT in mrtt; the period, loss rate and phase in its own record)
+ * and the tracepoint tcp_sabul:sabul_rate (sabul_trace.h).  The
  * arithmetic lives in sabul_math.h and is unit-tested in userspace
  * (tests/unit/test_sabul.c).
  */
@@ -63,6 +64,7 @@
 #include <linux/inet_diag.h>
 #include <net/tcp.h>
 
+#include "cc_info.h"
 #include "compat.h"
 #include "sabul_math.h"
 
@@ -434,26 +436,42 @@ static void sabul_set_state(struct sock *sk, u8 new_state)
 }
 
 /*
- * ss -ti / TCP_CC_INFO: struct tcp_bbr_info, which ss prints as
- * "bbr:(bw:..,mrtt:..,pacing_gain:..,cwnd_gain:..)", each field holding
- * what ss labels it (docs/sabul.md):
- *   bbr_bw_lo/hi     the sending rate, bytes per second (the start phase:
- *                    the pacing rate)
- *   bbr_min_rtt      the minimum RTT, us (ss: mrtt in ms)
- *   bbr_pacing_gain  pacing rate / sending rate, 1/256: 1.0 in the rate
- *                    control, 2.0 in the start phase
- *   bbr_cwnd_gain    cwnd * mss / (rate * min RTT), 1/256: the window
- *                    bound against the BDP at the sending rate
+ * get_info (cc_info.h).  `ss -ti` gets struct tcp_bbr_info with what ss
+ * labels each field:
+ *   bbr_bw_lo/hi     the sending rate mss / period, bytes/s (the start
+ *                    phase: the pacing rate)  -> bw
+ *   bbr_min_rtt      TCP's min RTT, us        -> mrtt: in ms
+ *   bbr_cwnd_gain    cwnd / (bw * min_rtt), 1/256
+ *   bbr_pacing_gain  0 (ss omits it)
+ * getsockopt(TCP_CC_INFO) gets struct sabul_cc_info: the period, the last
+ * interval's loss rate, T and the phase (scripts/cc_info.py,
+ * docs/sabul.md).
  */
 static size_t sabul_get_info(struct sock *sk, u32 ext, int *attr,
 			     union tcp_cc_info *info)
 {
+	const struct tcp_sock *tp = tcp_sk(sk);
+	const struct sabul *ca = inet_csk_ca(sk);
+	u64 period = READ_ONCE(ca->period_ps);
+	bool start = ca->in_start || !ca->ready;
+
+	if (cc_info_sockopt(ext)) {
+		struct sabul_cc_info si;
+		u64 ns = sabul_period_ns(period);
+
+		memset(&si, 0, sizeof(si));
+		si.period_ns = start ? 0 : (u32)min_t(u64, ns, U32_MAX);
+		si.p_ppm = READ_ONCE(ca->p_ppm);
+		si.syn_us = READ_ONCE(sabul_syn_us);
+		si.phase = start ? 0 : 1;
+		BUILD_BUG_ON(sizeof(si) > sizeof(*info));
+		memcpy(info, &si, sizeof(si));
+		*attr = INET_DIAG_NONE;
+		return sizeof(si);
+	}
 	if (ext & (1 << (INET_DIAG_BBRINFO - 1)) ||
 	    ext & (1 << (INET_DIAG_VEGASINFO - 1))) {
-		const struct tcp_sock *tp = tcp_sk(sk);
-		const struct sabul *ca = inet_csk_ca(sk);
-		u32 min_rtt = tcp_min_rtt(tp);
-		bool start = ca->in_start;
+		u32 mss = sabul_mss(tp), min_rtt = tcp_min_rtt(tp);
 		u64 rate;
 
 		if (min_rtt == ~0U)
@@ -463,17 +481,13 @@ static size_t sabul_get_info(struct sock *sk, u32 ext, int *attr,
 		else if (start)
 			rate = READ_ONCE(sk->sk_pacing_rate);
 		else
-			rate = sabul_period_to_rate(READ_ONCE(ca->period_ps),
-						    sabul_mss(tp));
+			rate = sabul_period_to_rate(period, mss);
 		memset(&info->bbr, 0, sizeof(info->bbr));
 		info->bbr.bbr_bw_lo = (u32)rate;
 		info->bbr.bbr_bw_hi = (u32)(rate >> 32);
 		info->bbr.bbr_min_rtt = min_rtt;
-		info->bbr.bbr_pacing_gain = start ? 2 * SABUL_INFO_GAIN_SCALE :
-			SABUL_INFO_GAIN_SCALE;
 		info->bbr.bbr_cwnd_gain =
-			sabul_info_cwnd_gain(tcp_snd_cwnd(tp), sabul_mss(tp),
-					     start ? rate / 2 : rate, min_rtt);
+			cc_info_cwnd_gain(tcp_snd_cwnd(tp), mss, rate, min_rtt);
 		*attr = INET_DIAG_BBRINFO;
 		return sizeof(info->bbr);
 	}

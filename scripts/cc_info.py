@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""What rapid, pert and icc report for each socket (cc_info.h).
+"""What rapid, pert, icc and sabul report for each socket (cc_info.h).
 
 `ss -ti` prints their struct tcp_bbr_info as
 bbr:(bw:..,mrtt:..[,cwnd_gain:..]) with what ss labels each field: bw the
@@ -36,7 +36,7 @@ import sys
 
 ADDR = re.compile(r"^\s*(?:\S+\s+)?\d+\s+\d+\s+(\S+)\s+(\S+)")
 BBR = re.compile(r"bbr:\(bw:([0-9.e+]+[kMGT]?)bps,mrtt:([0-9.e+]+)((?:,[a-z_]+:[0-9.e+]+)*)\)")
-CC = re.compile(r"(?:^|\s)(rapid|pert|icc)(?:\s|$)")
+CC = re.compile(r"(?:^|\s)(rapid|pert|icc|sabul)(?:\s|$)")
 USER = re.compile(r'\("[^"]*",pid=(\d+),fd=(\d+)\)')
 
 TCP_CC_INFO = 26
@@ -51,7 +51,7 @@ PERT_REGIONS = {0: "no-sample", 1: "high-speed", 2: "safe", 3: "compete"}
 
 # the TCP_CC_INFO records of cc_info.h (native byte order, no padding)
 RECORDS = {"rapid": struct.Struct("=IIIHBBI"), "pert": struct.Struct("=IIIHHBBBB"),
-           "icc": struct.Struct("=III")}
+           "icc": struct.Struct("=III"), "sabul": struct.Struct("=IIIB3x")}
 
 
 UNITS = {"k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
@@ -86,6 +86,10 @@ def record(cc, raw):
                 "alpha": alpha / 1000, "beta": beta / 1000,
                 "region": PERT_REGIONS.get(region, region),
                 "compete_phase": bool(compete), "degraded": bool(degraded)}
+    if cc == "sabul":
+        period, p, syn, phase = v
+        return {"period_us": period / 1000, "loss_rate": p / 1e6, "syn_ms": syn / 1000,
+                "phase": "start" if phase == 0 else "rate-control"}
     wmax, inc, dec = v
     return {"wmax_pkts": wmax / 1000, "inc_pkts_per_rtt": round(inc / 256, 6),
             "decrease_factor": round(dec / 256, 6)}

@@ -44,6 +44,10 @@ def main():
             p == {"bw_mbps": 27.222, "min_rtt_ms": 16.0}, str(p))
     i = socks[2][3]
     T.check("icc: cwnd_gain 1.25", i["cwnd_gain"] == 1.25 and i["bw_mbps"] == 37.5, str(i))
+    r = cc_info.record("sabul", struct.pack("=IIIB3x", 231680, 23000, 10000, 1))
+    T.check("sabul: record period 231.68 us, p 0.023, T 10 ms, rate control",
+            r == {"period_us": 231.68, "loss_rate": 0.023, "syn_ms": 10.0, "phase": "rate-control"}, str(r))
+    T.check("sabul: a record too short decodes to nothing", cc_info.record("sabul", b"\0" * 8) == {})
     T.check("nothing of ours: no socket", list(cc_info.parse(["ESTAB 0 0 a:1 b:2", "\t cubic cwnd:10"])) == [])
     # the TCP_CC_INFO records (cc_info.h)
     rr = cc_info.record("rapid", struct.pack("=IIIHBBI", 5965000, 0, 48000, 1070, 1, 30, 0x81))

@@ -282,10 +282,6 @@ static void test_fast_and_tick(void)
 	tap_eq(sabul_cwnd_bound(1, U32_MAX, 1000000), 0x7fffffff,
 	       "sabul: a huge bound saturates at INT_MAX (tcp_snd_cwnd_set warns on <= 0 as int)");
 
-	tap_eq(sabul_info_cwnd_gain(232, MSS, 6250000, 40000), 343,
-	       "sabul: cwnd_gain 232 x 1448 / (6.25 MB/s x 40 ms) = 1.344 -> 343/256 (rounded down)");
-	tap_eq(sabul_info_cwnd_gain(232, MSS, 0, 40000), 0, "sabul: cwnd_gain without a rate is 0");
-	tap_eq(sabul_info_cwnd_gain(U32_MAX, 65535, 1000000, 1), U32_MAX, "sabul: cwnd_gain saturates");
 }
 
 /* mul_frac against 128-bit arithmetic */

@@ -276,6 +276,7 @@ for cc in $ALGS; do
 	rapid) key=phase want="slow-start steady" ;;
 	pert) key=region want="no-sample high-speed safe compete" ;;
 	icc) key=decrease_factor want="0.875" ;;
+	sabul) key=phase want="start rate-control" ;;
 	esac
 	got=$(best "$KT_TMP/cc.$cc" $key)
 	if [ -n "$got" ] && [[ " $want " == *" $got "* ]]; then
