@@ -219,9 +219,11 @@ echo 1 >"$TR/tracing_on"
 # ACKs, SACK, RTT samples through the IPv6 stack).  In the precise clock
 # the guest's CPU keeps up with the link: 40.6-44.1 Mbit/s measured for
 # 3 s over IPv4 (2026-11-26; the bound was 1 Mbit/s for the fast clock's
-# starved guest); a RAPID stuck at its 100 kbit/s start, or one that
-# never leaves slow start's first rates, fails the half-link bound.
-MIN_MBIT=${KT_MOD_MIN_MBIT:-25}
+# starved guest), but the path's 0.5% random loss spreads the loss-based
+# ones: icc over IPv6 made 14.6 Mbit/s in one 7.x boot.  A RAPID stuck at
+# its 100 kbit/s start, or one that never leaves slow start's first rates,
+# fails a fifth of the link.
+MIN_MBIT=${KT_MOD_MIN_MBIT:-10}
 for cc in $ALGS; do
 	for fam in 4 6; do
 		dst=$LAB_RCV4
@@ -237,7 +239,7 @@ for cc in $ALGS; do
 		fi
 		if wait $ipid; then
 			mbit=$($PY -c "import json,sys; d=json.load(open(sys.argv[1])); print(round(d['end']['sum_received']['bits_per_second']/1e6, 2))" "$KT_TMP/iperf.$cc.$fam.json")
-			kt_cmp "iperf3 -C $cc over IPv$fam through 50 Mbit/s, 10 ms, 0.5% loss: at least half the link (Mbit/s)" "$mbit" ">" "$MIN_MBIT"
+			kt_cmp "iperf3 -C $cc over IPv$fam through 50 Mbit/s, 10 ms, 0.5% loss: at least a fifth of the link (Mbit/s)" "$mbit" ">" "$MIN_MBIT"
 		else
 			kt_fail "iperf3 -C $cc over IPv$fam through a netem path"
 			sed 's/^/#   /' "$KT_TMP/iperf.$cc.$fam.json" | tail -n 5
