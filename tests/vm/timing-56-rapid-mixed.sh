@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 380 (host seconds under TCG, precise clock: part (d) took ~150
-# of timing-55's 476 guest seconds in one run beside other lab VMs, scaled
-# by timing-55's 2.5 host seconds per guest second; tests/run.sh balances
-# its parallel boots with it)
+# lab-time: 191 (host seconds under TCG, precise clock, measured: tests/run.sh
+# balances its parallel boots with it; 77 guest seconds on its own, where
+# inside timing-55 it had made that suite 274 guest seconds longer)
 #
 # Part (d) of tests/vm/timing-55-rapid-estimate.sh in a suite of its own:
 # the rapid flow over IPv6 with the receiver helper, beside iperf3's bursty
