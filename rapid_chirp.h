@@ -1383,6 +1383,23 @@ static inline bool rapid_ctl_ss_raise(struct rapid_ctl *ctl,
 #define RAPID_DRAIN_T_MIN_US	10000U	/* 10 ms */
 #define RAPID_DRAIN_SCALE	1000U	/* max_milli, cut: 1/1000 */
 
+/*
+ * rate less cut / 1000 of it, the cut at most max_milli (itself at most
+ * 1000); rate clamped to RAPID_RATE_MAX first, never 0.
+ */
+static inline u64 rapid_rate_cut(u64 rate, u64 cut, u32 max_milli)
+{
+	if (max_milli > RAPID_DRAIN_SCALE)
+		max_milli = RAPID_DRAIN_SCALE;
+	if (cut > max_milli)
+		cut = max_milli;
+	/* rate <= RAPID_RATE_MAX < 2^34, cut <= 1000 < 2^10 */
+	if (rate > RAPID_RATE_MAX)
+		rate = RAPID_RATE_MAX;
+	rate -= div_u64(rate * cut, RAPID_DRAIN_SCALE);
+	return rate ? rate : 1;
+}
+
 static inline u64 rapid_drain_abest(u64 abest, u32 qd_us, u32 base_us,
 				    u32 max_milli)
 {
@@ -1391,17 +1408,9 @@ static inline u64 rapid_drain_abest(u64 abest, u32 qd_us, u32 base_us,
 
 	if (!qd_us || !max_milli || !abest)
 		return abest;
-	if (max_milli > RAPID_DRAIN_SCALE)
-		max_milli = RAPID_DRAIN_SCALE;
 	cut = qd_us >= t ? RAPID_DRAIN_SCALE :
 	      div_u64((u64)qd_us * RAPID_DRAIN_SCALE, t);
-	if (cut > max_milli)
-		cut = max_milli;
-	/* abest <= RAPID_RATE_MAX < 2^34, cut <= 1000 < 2^10 */
-	if (abest > RAPID_RATE_MAX)
-		abest = RAPID_RATE_MAX;
-	abest -= div_u64(abest * cut, RAPID_DRAIN_SCALE);
-	return abest ? abest : 1;
+	return rapid_rate_cut(abest, cut, max_milli);
 }
 
 /*
@@ -1416,15 +1425,8 @@ static inline u64 rapid_law_drain_rate(u64 r_avg, u32 qd_us, u32 target_us,
 
 	if (qd_us <= target_us || !t_us || !max_milli)
 		return r_avg;
-	if (max_milli > RAPID_DRAIN_SCALE)
-		max_milli = RAPID_DRAIN_SCALE;
 	cut = div_u64((u64)(qd_us - target_us) * RAPID_DRAIN_SCALE, t_us);
-	if (cut > max_milli)
-		cut = max_milli;
-	if (r_avg > RAPID_RATE_MAX)
-		r_avg = RAPID_RATE_MAX;
-	r_avg -= div_u64(r_avg * cut, RAPID_DRAIN_SCALE);
-	return r_avg ? r_avg : 1;
+	return rapid_rate_cut(r_avg, cut, max_milli);
 }
 
 /*
