@@ -22,8 +22,15 @@ reached.
                                        per up-step: time to frac * new level
   jain(x)                              Jain's fairness index
   jain_by_timescale(t, cums, active, timescales, t_from, t_to)
-                                       per timescale: p10/p50/p90 of Jain
-                                       over consecutive bins
+                                       per timescale: p10/p50/p90 and the
+                                       worst of Jain over consecutive bins
+  binned_rate_percentile(t, cum, a, b, bin_s, q)
+                                       q-th percentile of a counter's rate
+                                       over consecutive bins (the
+                                       aggregate's dips: p5 of 100 ms bins)
+  join_fair_times(t, cums, active, capacity_pts, smooth_s, frac)
+                                       per flow that joins running ones:
+                                       time to frac of its fair share
   percentile(x, q)                     numpy percentile, None when empty
   window_delta(t, cum, a, b)           counter increase over [a, b]
   utilization(t, cum_bytes, a, b, points)  bytes / capacity over [a, b]
@@ -226,8 +233,9 @@ def jain_by_timescale(t, cums, active, timescales, t_from, t_to):
     cums: per flow, cumulative bytes sampled at t; active: per flow
     (start, stop): a flow counts in a bin only when it is active for the
     whole bin.  Bins with fewer than two active flows are skipped.
-    Returns {timescale: {"p10", "p50", "p90", "n"}} (None values when no
-    bin qualifies)."""
+    Returns {timescale: {"p10", "p50", "p90", "min", "n"}} (None values
+    when no bin qualifies); "min" is the worst bin, transperf's convergence
+    fairness when t_from is after convergence."""
     out = {}
     for ts in timescales:
         vals = []
@@ -245,9 +253,55 @@ def jain_by_timescale(t, cums, active, timescales, t_from, t_to):
             v = np.asarray(vals)
             out[ts] = {"p10": float(np.percentile(v, 10)),
                        "p50": float(np.percentile(v, 50)),
-                       "p90": float(np.percentile(v, 90)), "n": len(vals)}
+                       "p90": float(np.percentile(v, 90)),
+                       "min": float(v.min()), "n": len(vals)}
         else:
-            out[ts] = {"p10": None, "p50": None, "p90": None, "n": 0}
+            out[ts] = {"p10": None, "p50": None, "p90": None, "min": None,
+                       "n": 0}
+    return out
+
+
+def binned_rate_percentile(t, cum, a, b, bin_s, q):
+    """q-th percentile (numpy, linear) of the rate (Mbit/s) of a sampled
+    cumulative byte counter over consecutive bins of bin_s from a to b
+    (a partial last bin is dropped); None when no whole bin fits.  With
+    the aggregate of all flows, bin_s = 0.1 and q = 5 it is the depth of
+    the aggregate's dips: what a synchronised back-off costs the link."""
+    if bin_s <= 0 or b - a < bin_s - 1e-9:
+        return None
+    edges = np.arange(a, b + 1e-9, bin_s)
+    if len(edges) < 2:
+        return None
+    t = np.asarray(t, dtype=float)
+    c = np.interp(edges, t, np.asarray(cum, dtype=float))
+    return float(np.percentile(np.diff(c) * 8 / bin_s / 1e6, q))
+
+
+def join_fair_times(t, cums, active, capacity_pts, smooth_s, frac=0.9):
+    """How fast a flow that joins running ones gets its fair share (seed
+    002 Fig. 5's case): for every flow whose start finds another flow
+    active, seconds from its start until its rate, averaged over the
+    trailing smooth_s, first reaches frac x capacity / (flows active at
+    that time), before the next flow starts or stops (None when it never
+    does: censored).  cums: per flow cumulative bytes at t; active: per
+    flow (start, stop); capacity_pts: [(t, Mbit/s)] the link's goodput
+    capacity.  Returns [(flow index, seconds or None, window length)]."""
+    t = np.asarray(t, dtype=float)
+    events = sorted({float(x) for se in active for x in se})
+    out = []
+    for i, (s, e) in enumerate(active):
+        if not any(j != i and sj <= s + 1e-9 and ej > s + 1e-9
+                   for j, (sj, ej) in enumerate(active)):
+            continue
+        nxt = [x for x in events if x > s + 1e-9]
+        end = min(nxt[0] if nxt else float(t[-1]), float(t[-1]))
+        rate = trailing_mean(t, rates_from_cumulative(t, cums[i]), smooth_s)
+        n_act = np.array([sum(1 for sj, ej in active if sj <= x + 1e-9
+                              and ej > x) for x in t], dtype=float)
+        fair = level_at(capacity_pts, t) / np.maximum(n_act, 1)
+        ok = np.flatnonzero((t >= s + smooth_s) & (t <= end)
+                            & (rate >= frac * fair))
+        out.append((i, float(t[ok[0]] - s) if len(ok) else None, end - s))
     return out
 
 

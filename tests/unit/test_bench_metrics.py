@@ -276,4 +276,51 @@ T.check("jain_series: 0.5 s Jain of two equal flows is 1 on the delivered series
         f"{j_ack[0.5]['p10']:.2f} on bytes_acked)",
         abs(j_dlv[0.5]["p10"] - 1) < 1e-9 and j_ack[0.5]["p10"] < 0.95, f"{j_dlv} {j_ack}")
 
+# --- the field's measures: worst bin, the aggregate's dips, joining ---------
+# Two flows over 4 s sampled every 0.1 s: equal (5 Mbit/s each) except in
+# [2, 3) where flow b gets 15 and flow a 5: Jain (20^2)/(2*(25+225)) = 0.8
+tt = np.round(np.arange(0, 4.001, 0.1), 3)
+ra = np.full(len(tt), 5.0)
+rb = np.where((tt > 2) & (tt <= 3.0001), 15.0, 5.0)
+ca = np.concatenate([[0.0], np.cumsum(ra[1:] * 0.1 * 1e6 / 8)])
+cb = np.concatenate([[0.0], np.cumsum(rb[1:] * 0.1 * 1e6 / 8)])
+jw = bm.jain_by_timescale(tt, [ca, cb], [(0, 4), (0, 4)], [1], 0, 4)
+T.check("jain_by_timescale: min is the worst 1 s bin (0.8), the median 1",
+        near(jw[1]["min"], 0.8, 1e-6) and near(jw[1]["p50"], 1.0, 1e-6), f"{jw}")
+T.check("jain_by_timescale: min None when no bin qualifies",
+        bm.jain_by_timescale(tt, [ca], [(0, 4)], [1], 0, 4)[1]["min"] is None)
+# The aggregate at 10 Mbit/s except one 100 ms bin of 40 at 0: numpy's
+# linear rank for p5 is 0.05 x (40 - 1) = 1.95, between the 2nd and 3rd
+# smallest bins (10 and 10), so p5 = 10; with three bins at 0 it lies
+# between the 2nd and 3rd smallest (0 and 0): 0.
+agg = np.full(len(tt), 10.0)
+agg[15] = 0.0
+cagg = np.concatenate([[0.0], np.cumsum(agg[1:] * 0.1 * 1e6 / 8)])
+T.check("binned_rate_percentile: one dip bin of 40 leaves p5 at 10 Mbit/s",
+        near(bm.binned_rate_percentile(tt, cagg, 0, 4, 0.1, 5), 10.0, 1e-6))
+agg[[15, 25, 35]] = 0.0
+cagg = np.concatenate([[0.0], np.cumsum(agg[1:] * 0.1 * 1e6 / 8)])
+T.check("binned_rate_percentile: three dip bins of 40 put p5 at 0",
+        near(bm.binned_rate_percentile(tt, cagg, 0, 4, 0.1, 5), 0.0, 1e-6))
+T.check("binned_rate_percentile: None when the window is shorter than a bin",
+        bm.binned_rate_percentile(tt, cagg, 1, 1.05, 0.1, 5) is None)
+# Flow a alone on a 10 Mbit/s link from 0; flow b joins at 1 s and ramps
+# 1 Mbit/s per 0.1 s (rate 1 at 1.1 s, 2 at 1.2 s, ...); its fair share is
+# 5, 0.9 x 5 = 4.5: with no smoothing (one sample) reached at 1.5 s (5).
+# Capped at 100 kB it sends 2 Mbit/s at most (1.4 s) and never gets there.
+t2 = np.round(np.arange(0, 3.001, 0.1), 3)
+rb2 = np.clip(np.round((t2 - 1.0) * 10), 0, 5)
+ra2 = 10 - rb2
+ca2 = np.concatenate([[0.0], np.cumsum(ra2[1:] * 0.1 * 1e6 / 8)])
+cb2 = np.concatenate([[0.0], np.cumsum(rb2[1:] * 0.1 * 1e6 / 8)])
+jf = bm.join_fair_times(t2, [ca2, cb2], [(0, 3), (1, 3)], [(0, 10.0)], 0.1, 0.9)
+T.check("join_fair_times: the joiner reaches 0.9 of its fair share 0.5 s "
+        "after its start; the incumbent is not a joiner",
+        len(jf) == 1 and jf[0][0] == 1 and near(jf[0][1], 0.5, 1e-6), f"{jf}")
+jf = bm.join_fair_times(t2, [ca2, np.minimum(cb2, 100000)], [(0, 3), (1, 3)],
+                        [(0, 10.0)], 0.1, 0.9)
+T.check("join_fair_times: a joiner that never gets there is censored (None, "
+        "window 2 s)", len(jf) == 1 and jf[0][1] is None and near(jf[0][2], 2.0, 1e-6),
+        f"{jf}")
+
 sys.exit(T.done())
