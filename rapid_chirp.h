@@ -106,16 +106,17 @@
 /*
  * Adoption of estimates in steady state: the controller acts on the median
  * of the newest RAPID_DEF_MEDIAN per-stream estimates (1 = each estimate
- * alone, the report's rule; docs/rapid.md, deviation 17).
+ * alone, the report's rule; docs/rapid-deviations.md#median-of-three).
  */
 #define RAPID_DEF_MEDIAN	3U
 #define RAPID_MEDIAN_MAX	7U
 /*
  * After slow start's exit, steady-state estimates (their median) above
  * r_avg are adopted at once, as in slow start, until the first one below
- * it, for at most RAPID_DEF_SS_REFINE streams (deviation 18): slow
- * start's m = 2 streams place the avail-bw only within a factor of 2, and
- * its exit may be cut to 4 times what the path delivered.
+ * it, for at most RAPID_DEF_SS_REFINE streams
+ * (docs/rapid-deviations.md#exit-refinement): slow start's m = 2 streams
+ * place the avail-bw only within a factor of 2, and its exit may be cut
+ * to 4 times what the path delivered.
  */
 #define RAPID_DEF_SS_REFINE	16U
 #define RAPID_SS_REFINE_MAX	255U
@@ -1341,11 +1342,12 @@ static inline u32 rapid_cwnd_want(const struct rapid_ctl *ctl,
 }
 
 /*
- * Slow start's floor (ours; docs/rapid.md "Deviations"): a slow-start
- * stream of n packets is sent at least at the rate that spreads it over
- * one smoothed RTT, n * mss / srtt, the pace of TCP's own window.  Without
- * it the first paced streams at 100 kbit/s (or at r_avg / 4 after an RTO)
- * last seconds each on a fast path.  Returns 0 without an RTT sample.
+ * Slow start's floor (ours; docs/rapid-deviations.md#slow-start-floor): a
+ * slow-start stream of n packets is sent at least at the rate that spreads
+ * it over one smoothed RTT, n * mss / srtt, the pace of TCP's own window.
+ * Without it the first paced streams at 100 kbit/s (or at r_avg / 4 after
+ * an RTO) last seconds each on a fast path.  Returns 0 without an RTT
+ * sample.
  */
 static inline u64 rapid_ss_floor(u32 n, u32 mss, u32 srtt_us)
 {
@@ -1370,15 +1372,15 @@ static inline bool rapid_ctl_ss_raise(struct rapid_ctl *ctl,
 }
 
 /*
- * Standing-queue drain (ours; docs/rapid.md "Deviations").  PathChirp puts
- * ABest at the first probed rate above the avail-bw, so on average half a
- * rate step (m = 1.07: ~3.5%) too high; a sender at ABest then builds a
- * queue that only loss removes.  The sender measures the standing queue
- * qd (lowest RTT over the last stream minus the path's minimum RTT) and
- * gives the controller ABest less the rate that drains qd in one base RTT
- * (at least RAPID_DRAIN_T_MIN_US):  ABest * (1 - qd / T),  at most
- * max_milli / 1000 off.  In equilibrium qd / T equals the estimator's
- * bias: ~1.4 ms at 40 ms, a few packets.
+ * Standing-queue drain (ours; docs/rapid-deviations.md#standing-queue-drain).
+ * PathChirp puts ABest at the first probed rate above the avail-bw, so on
+ * average half a rate step (m = 1.07: ~3.5%) too high; a sender at ABest
+ * then builds a queue that only loss removes.  The sender measures the
+ * standing queue qd (lowest RTT over the last stream minus the path's
+ * minimum RTT) and gives the controller ABest less the rate that drains qd
+ * in one base RTT (at least RAPID_DRAIN_T_MIN_US):  ABest * (1 - qd / T),
+ * at most max_milli / 1000 off.  In equilibrium qd / T equals the
+ * estimator's bias: ~1.4 ms at 40 ms, a few packets.
  */
 #define RAPID_DRAIN_T_MIN_US	10000U	/* 10 ms */
 #define RAPID_DRAIN_SCALE	1000U	/* max_milli, cut: 1/1000 */

@@ -28,7 +28,7 @@
  *     a noise floor: 0 for ns clocks, see rapid_pc_noise());
  *  2. walking j = i+1, ..., with maxq = max over (i, j] of (q_k - q_i), it
  *     ends at the first j with q_j - q_i < maxq / F (PathChirp's F = 1.5;
- *     RAPID_PC_F_DEFAULT is 6: docs/rapid.md, deviation 19);
+ *     RAPID_PC_F_DEFAULT is 6: docs/rapid-deviations.md#excursion-factor);
  *  3. a valid excursion (j - i >= L, L = 5) marks E_k = R_k at every gap k in
  *     [i, j-1] with q_k < q_{k+1} (same test as 1.); the search goes on
  *     from j;
@@ -179,7 +179,8 @@
  * F = 6, not PathChirp's 1.5: with cross traffic every dip of the queuing
  * delay ended an excursion at 1.5, the next one started a few rate steps
  * higher, and the lab's per-stream medians ran 23-84% high at 0-60 Mbit/s
- * of cross traffic; at 6 they are within 7% (docs/rapid.md, deviation 19).
+ * of cross traffic; at 6 they are within 7%
+ * (docs/rapid-deviations.md#excursion-factor).
  */
 #define RAPID_PC_F_DEFAULT	6000
 #define RAPID_PC_F_PATHCHIRP	1500		/* PathChirp's F = 1.5 */

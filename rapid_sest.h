@@ -57,7 +57,7 @@
  * Excursion end factor F of the sender-side analysis (1/1000): 3, half the
  * receiver's.  ACK timing already smooths what delayed ACKs thin out, and
  * at 6 the lab's medians ran 19% low with 60 Mbit/s of cross traffic, at
- * 3 within 8% (docs/rapid.md, deviation 19).
+ * 3 within 8% (docs/rapid-deviations.md#excursion-factor).
  */
 #define RAPID_SEST_F_DEFAULT		3000U
 /* PathChirp's L in virtual gaps (about two packets each). */

@@ -97,7 +97,8 @@
  *
  * The arithmetic (schedule, cursor, controller) is in rapid_chirp.h and is
  * unit tested in userspace (tests/unit/test_rapid_schedule.c).  docs/rapid.md
- * maps every choice to the report and lists the deviations.
+ * maps every choice to the report; docs/rapid-deviations.md lists the
+ * deviations, docs/rapid-helper.md the receiver helper.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -937,8 +938,8 @@ static void rapid_fb_check_apply(struct sock *sk, u32 id, u32 rule, u64 abest,
 		 * Room above r_avg for a stream that lost packets to a
 		 * standing queue (judged congestive) is not taken either; but
 		 * it is no reason to distrust the receiver: the helper's
-		 * estimates run high under cross traffic (docs/rapid.md,
-		 * "Accuracy in the lab").
+		 * estimates run high under cross traffic
+		 * (docs/results.md#rapid-accuracy).
 		 */
 		if (rec && (rec->flags & RAPID_SF_LOSSY) && fb > ca->ctl.r_avg) {
 			rapid_count(RAPID_ST_FB_DISAGREE);

@@ -72,8 +72,8 @@
  * smaller MSS), which is fine for the lab's test sockets only.
  *
  * Counters: /sys/module/tcp_rapid_rx/parameters/stats (all namespaces);
- * the flows of a namespace: /proc/net/rapid_rx.  docs/rapid.md, section
- * "Receiver helper and feedback option", has the details.
+ * the flows of a namespace: /proc/net/rapid_rx.  docs/rapid-helper.md has
+ * the details.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

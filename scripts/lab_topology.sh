@@ -123,8 +123,7 @@ lab_bdp_pkts() {
 #                        throughput, so there the default is "15k 1600"
 #                        (at most ~1 packet ahead of the rate, which a
 #                        chirp sees as a queue that starts 5-6 packets
-#                        late: docs/rapid.md, "Where the bias comes
-#                        from").
+#                        late: docs/results.md#rapid-bias).
 #   --rcv-rmem BYTES     the receiver's initial receive buffer (tcp_rmem's
 #                        middle value; default: the kernel's 131072, a
 #                        64 KB first window that autotuning about doubles

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # rapid_bias_exp.sh - where the per-stream ABest bias comes from (an
-# experiment of docs/rapid.md, "Accuracy in the lab"; not a test).  Runs in
+# experiment of docs/results.md#rapid-bias; not a test).  Runs in
 # the lab guest, precise clock:
 #
 #   scripts/lab-run --clock precise --outdir build/bias -- \

@@ -9,7 +9,7 @@ precision preferred: --time-stamp-precision=nano; headers are enough,
 -s 128, the payload length comes from the IP header; Ethernet or Linux
 cooked link type, IPv4 or IPv6) of a RAPID flow whose sender marks its data
 (tcp_rapid mark_data=1, the default): every new data segment carries the
-12-byte data option {stream id, index, N, departure time} (docs/rapid.md,
+12-byte data option {stream id, index, N, departure time} (docs/rapid-helper.md,
 "The two options").  The capture's arrival stamps are the receive times,
 the option's departure times the send times, so the trace holds exactly
 what the receiver helper (tcp_rapid_rx) analyses, taken at the capture

@@ -1361,7 +1361,7 @@ static void test_ss_floor(void)
 	       "ss floor: clamped to max_rate");
 }
 
-/* ---- the median of the newest estimates (deviation 17) ---------------- */
+/* ---- the median of the newest estimates (rapid-deviations.md#median-of-three) */
 
 static void test_median(void)
 {

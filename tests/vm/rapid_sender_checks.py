@@ -219,8 +219,9 @@ def abest(d):
     e = next((r for r in s if r["phase"] == 1), None)
     diag(f"slow start to 50 Mbit/s: max N {max(n_ss, default=0)}, exit bw {e and e['bw']}")
     # from 100 kbit/s (Table 4) the exit stream is N = 16; the slow-start
-    # floor (n * mss / srtt, docs/rapid.md deviation 12) can make an
-    # earlier stream's top pass 50 Mbit/s: N doubled at least once, <= 16
+    # floor (n * mss / srtt, docs/rapid-deviations.md#slow-start-floor) can
+    # make an earlier stream's top pass 50 Mbit/s: N doubled at least once,
+    # <= 16
     cmp("ss to 50 Mbit/s: slow start doubled N (max N >= 4)", max(n_ss, default=0), ">=", 4)
     cmp("ss to 50 Mbit/s: ... up to ss_n_max (max N <= 16)", max(n_ss, default=99), "<=", 16)
     cmp("ss to 50 Mbit/s: r_avg = ABest (bit/s)", e["bw"] if e else None, "==", 50000000)

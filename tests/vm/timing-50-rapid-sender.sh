@@ -7,7 +7,7 @@
 # timing).  Departures are captured on the sender's egress (tcpdump on its
 # eth0: after fq) and compared with the p-stream schedule by
 # scripts/rapid_gaps.py; the controller is read from the socket's own
-# TCP_CC_INFO by tests/vm/rapid_probe.py.  docs/rapid.md ("Measurements")
+# TCP_CC_INFO by tests/vm/rapid_probe.py.  docs/results.md#rapid-sender
 # has the numbers of a reference run; the captures and analyses are kept in
 # $LAB_OUTDIR/rapid-gaps.
 #  (1) fixed-rate chirps at 20 Mbit/s (IPv6) and 100 Mbit/s (IPv4): gaps as

@@ -23,10 +23,10 @@
 #      beside iperf3's bursty UDP and beside a cubic TCP flow (run_mixed;
 #      run as its own suite, tests/vm/timing-56-rapid-mixed.sh).
 # The per-stream ABest distribution (p10/median/p90) is printed against
-# the avail-bw for the accuracy table of docs/rapid.md; the median must be
-# within 25% (a regression guard: the targets are 10% with the helper, 20%
-# without, and the table in docs/rapid.md reports where it stands), r_avg
-# within 20%.
+# the avail-bw for the accuracy table of docs/results.md#rapid-accuracy;
+# the median must be within 25% (a regression guard: the targets are 10%
+# with the helper, 20% without, and that table reports where it stands),
+# r_avg within 20%.
 . "$LAB_TOP/tests/vm/lib.sh"
 PY=$(bash "$LAB_TOP/scripts/lab-setup.sh" --print-env | sed -n 's/^LAB_VENV=//p')/bin/python
 [ -x "$PY" ] || PY=python3
@@ -141,8 +141,9 @@ relerr() { awk -v m="$1" -v a="$2" 'BEGIN { d = m - a; if (d < 0) d = -d; printf
 # The retransmissions of each phase's window are printed with its numbers
 # (TcpRetransSegs at the sender), so that a miss says whether a loss
 # reduction pulled r_avg down.  (It was -41% before the median rule,
-# deviation 17.)  The median and its p10/p90 are printed against the
-# avail-bw (the accuracy table of docs/rapid.md).
+# docs/rapid-deviations.md#median-of-three.)  The median and its p10/p90
+# are printed against the avail-bw (the accuracy table of
+# docs/results.md#rapid-accuracy).
 check() {
 	local tag=$1 src=$2 what=$3 x a med r r0 r60
 	# 1.5 s to converge, the last 0.5 s of a phase left out
@@ -235,10 +236,10 @@ run_mixed() {
 }
 
 # check_mixed TAG: the helper's estimates (src 1) per phase of run_mixed.
-# Bounds from what it measured (2026-11-26, see docs/rapid.md "Accuracy
-# in the lab"): beside bursty UDP the estimates and r_avg are held to the
-# avail-bw as with CBR (measured: ABest median +3.4%, r_avg -7.8%); beside
-# cubic the avail-bw is what cubic leaves.
+# Bounds from what it measured (2026-11-26, see
+# docs/results.md#rapid-accuracy): beside bursty UDP the estimates and
+# r_avg are held to the avail-bw as with CBR (measured: ABest median
+# +3.4%, r_avg -7.8%); beside cubic the avail-bw is what cubic leaves.
 V6PAYLOAD=1416		# IPv6: MSS 1428 - 12 (the data option), 1514-byte frames
 check_mixed() {
 	local tag=$1 a med r cub link
