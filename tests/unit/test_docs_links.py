@@ -13,6 +13,11 @@
    source, scripts, tests and docs (code comments cite deviations as
    docs/rapid-deviations.md#NAME) names a page that exists and an
    anchor that it has.
+3. Every citation of a section by its title, docs/PAGE.md, "Title" (also
+   across comment lines), names a heading or a bold paragraph lead of
+   that page that starts with the title; a citation of what a page used
+   to hold ("moved here from docs/rapid.md ("Measurements")", "until
+   2026-11-26 in docs/rapid.md, ...") is history and not checked.
 
 Usage: test_docs_links.py [TOP]   (TOP: the tree to check, default this one)
 """
@@ -131,6 +136,8 @@ for f in tracked():
         continue
     for m in re.finditer(r"(?<![\w/.-])docs/([\w.-]+\.md)(?:#([\w-]+))?", text):
         page, anchor = m.group(1), m.group(2)
+        if anchor and anchor.isupper():
+            anchor = None               # a placeholder (docs/PAGE.md#NAME), not a link
         line = text.count("\n", 0, m.start()) + 1
         dest = os.path.join(TOP, "docs", page)
         n += 1
@@ -139,5 +146,46 @@ for f in tracked():
         elif anchor and anchor not in anchors(dest):
             bad.append(f"{f}:{line}: docs/{page}#{anchor}: no such anchor")
 T.check(f"every citation docs/PAGE.md[#anchor] in the tracked tree resolves ({n} citations)",
+        n > 0 and not bad, "\n# ".join(bad) or "no citations found")
+
+
+# 3. citations of a section by its title
+def norm(t):
+    t = re.sub(r"<[^>]*>", "", t)
+    t = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", t)
+    return re.sub(r"\s+", " ", t.replace("`", "").replace("*", "")).strip().lower()
+
+
+_titles = {}
+
+
+def titles(path):
+    if path not in _titles:
+        text = strip_code_fences(open(path, encoding="utf-8").read())
+        ts = [norm(m.group(1)) for m in re.finditer(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", text, re.M)]
+        ts += [norm(m.group(1)) for m in re.finditer(r"\*\*([^*]+)\*\*", text)]
+        _titles[path] = ts
+    return _titles[path]
+
+
+bad, n = [], 0
+for f in tracked():
+    try:
+        text = open(os.path.join(TOP, f), encoding="utf-8").read()
+    except (UnicodeDecodeError, OSError):
+        continue
+    flat = re.sub(r"\n[ \t]*(?:#+|\*|//)?[ \t]*", " ", text)   # comment lines joined
+    for m in re.finditer(r'(?<![\w/.-])docs/([\w.-]+\.md),?\s+(?:section\s+)?\(?"([^"]+)"', flat):
+        before = flat[max(0, m.start() - 40):m.start()].lower()
+        if "moved here from" in before or "until 2026" in before:
+            continue
+        page, title = m.group(1), norm(m.group(2))
+        dest = os.path.join(TOP, "docs", page)
+        if not os.path.isfile(dest):
+            continue                    # check 2 reports it
+        n += 1
+        if not any(t.startswith(title) for t in titles(dest)):
+            bad.append(f'{f}: docs/{page}, "{m.group(2)}": no such section')
+T.check(f"every section cited by title, docs/PAGE.md \"Title\", exists ({n} citations)",
         n > 0 and not bad, "\n# ".join(bad) or "no citations found")
 sys.exit(T.done())
