@@ -125,8 +125,10 @@
 #define RAPID_DEF_LOSS_FACTOR	700U
 #define RAPID_LOSS_FACTOR_MIN	100U
 #define RAPID_LOSS_FACTOR_MAX	1000U
-/* After an RTO slow start restarts from r_avg >> RAPID_RTO_SHIFT. */
+/* After an RTO slow start restarts from r_avg >> RAPID_RTO_SHIFT... */
 #define RAPID_RTO_SHIFT		2
+/* ... but not below this many packets per srtt (rapid_rto_floor()) */
+#define RAPID_RTO_FLOOR_PKTS	4U
 
 /* cwnd headroom (packets) on top of 2 * BDP(r_avg, srtt) + 2 * N. */
 #define RAPID_CWND_EXTRA	4U
@@ -1257,17 +1259,41 @@ static inline enum rapid_ev rapid_ctl_on_recovery(struct rapid_ctl *ctl,
 }
 
 /*
+ * The least rate an RTO restarts from: RAPID_RTO_FLOOR_PKTS packets of mss
+ * bytes per srtt_us (B/s; 0 when either is unknown).
+ */
+static inline u64 rapid_rto_floor(u32 mss, u32 srtt_us)
+{
+	if (!mss || !srtt_us)
+		return 0;
+	return div_u64((u64)RAPID_RTO_FLOOR_PKTS * mss * RAPID_USEC_PER_SEC,
+		       srtt_us);
+}
+
+/*
  * Retransmission timeout: the path may have collapsed.  Restart slow
- * start (N = 2, m = 2) from r_avg / 4, not below min_rate.
+ * start (N = 2, m = 2) from r_avg / 4, but not below floor (B/s,
+ * rapid_rto_floor(): a few packets per round trip) unless r_avg already
+ * is, and not below min_rate.  TCP signals an RTO again when one in the
+ * loss state follows an ACK of new data; slow start's estimates come from
+ * new data only, so without the floor each such RTO divided the rate by
+ * four again while the retransmissions, paced at it, drained the loss:
+ * the scale engine's manyflows (seed 8) held a flow at min_rate
+ * (10 kbit/s) for 16 s.
  */
 static inline enum rapid_ev rapid_ctl_on_rto(struct rapid_ctl *ctl,
-					     const struct rapid_cfg *cfg)
+					     const struct rapid_cfg *cfg,
+					     u64 floor)
 {
+	u64 r_1;
+
 	if (!ctl->n || ctl->phase == RAPID_PHASE_FIXED)
 		return RAPID_EV_NONE;
 	rapid_ctl_save_undo(ctl);
-	rapid_ctl_enter_ss(ctl, cfg, RAPID_SS_N_INIT,
-			   ctl->r_avg >> RAPID_RTO_SHIFT);
+	r_1 = ctl->r_avg >> RAPID_RTO_SHIFT;
+	if (r_1 < floor)
+		r_1 = floor < ctl->r_avg ? floor : ctl->r_avg;
+	rapid_ctl_enter_ss(ctl, cfg, RAPID_SS_N_INIT, r_1);
 	return RAPID_EV_RTO;
 }
 

@@ -1840,7 +1840,10 @@ static void rapid_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	case CA_EVENT_LOSS:		/* RTO (tcp_enter_loss) */
 		rapid_stream_truncate(ca);
 		rapid_cfg_load(&cfg);
-		if (rapid_ctl_on_rto(&ca->ctl, &cfg) == RAPID_EV_RTO)
+		if (rapid_ctl_on_rto(&ca->ctl, &cfg,
+				     rapid_rto_floor(tcp_sk(sk)->mss_cache,
+						     tcp_sk(sk)->srtt_us >> 3)) ==
+		    RAPID_EV_RTO)
 			ca->flags |= RAPID_F_LOSS;
 		break;
 	default:

@@ -637,7 +637,7 @@ static void rapid_on_rto(struct flow *f)
 			rec->flags |= SF_CLOSED | SF_TRUNCATED;
 	}
 	cfg_load(&cfg);
-	rapid_ctl_on_rto(&ca->ctl, &cfg);
+	rapid_ctl_on_rto(&ca->ctl, &cfg, rapid_rto_floor(SIM_MSS, flow_srtt_us(f)));
 	set_cwnd(f);
 }
 

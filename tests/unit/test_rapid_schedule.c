@@ -1198,7 +1198,7 @@ static void test_loss(void)
 
 	/* RTO: slow start from r_avg / 4 */
 	ctl = steady_ctl(&cfg, 10000000);
-	ev = rapid_ctl_on_rto(&ctl, &cfg);
+	ev = rapid_ctl_on_rto(&ctl, &cfg, 0);
 	tap_ok(ev == RAPID_EV_RTO && ctl.phase == RAPID_PHASE_SS && ctl.n == 2 &&
 	       ctl.m == 2000 && ctl.r_avg == 2500000,
 	       "rto: slow start, N=2, m=2, r_1 = r_avg / 4");
@@ -1207,8 +1207,33 @@ static void test_loss(void)
 	       ctl.r_avg == 10000000 && ctl.n == 30,
 	       "rto: undo (spurious RTO) restores steady state and r_avg");
 	ctl = steady_ctl(&cfg, 2000);
-	rapid_ctl_on_rto(&ctl, &cfg);
+	rapid_ctl_on_rto(&ctl, &cfg, 0);
 	tap_eq(ctl.r_avg, RAPID_RATE_MIN, "rto: restart rate not below min_rate");
+	/* 4 packets of 1448 B per 100 ms: 57920 B/s */
+	tap_eq(rapid_rto_floor(1448, 100000), 57920, "rto floor: 4 MSS per srtt");
+	tap_eq(rapid_rto_floor(0, 100000), 0, "rto floor: 0 without an MSS");
+	tap_eq(rapid_rto_floor(1448, 0), 0, "rto floor: 0 without an srtt");
+	tap_ok(rapid_rto_floor(65535, 1) == 262140000000ULL,
+	       "rto floor: a 64 KB MSS over 1 us does not overflow");
+	/*
+	 * RTOs in a row (one per ACK of new data in the loss state): r_avg / 4
+	 * the first time (100000 -> 25000), then the floor (57920 is above
+	 * 25000: r_avg stays), never the 10 kbit/s min_rate they reached.
+	 */
+	ctl = steady_ctl(&cfg, 100000);
+	rapid_ctl_on_rto(&ctl, &cfg, 0);
+	tap_eq(ctl.r_avg, 25000, "rto: without a floor 100000 -> 25000");
+	ctl = steady_ctl(&cfg, 400000);
+	rapid_ctl_on_rto(&ctl, &cfg, rapid_rto_floor(1448, 100000));
+	tap_eq(ctl.r_avg, 100000, "rto: r_avg / 4 when above the floor");
+	rapid_ctl_on_rto(&ctl, &cfg, rapid_rto_floor(1448, 100000));
+	tap_eq(ctl.r_avg, 57920, "rto: the floor when r_avg / 4 is below it");
+	rapid_ctl_on_rto(&ctl, &cfg, rapid_rto_floor(1448, 100000));
+	rapid_ctl_on_rto(&ctl, &cfg, rapid_rto_floor(1448, 100000));
+	tap_eq(ctl.r_avg, 57920, "rto: RTOs in a row stay at the floor");
+	ctl = steady_ctl(&cfg, 40000);
+	rapid_ctl_on_rto(&ctl, &cfg, rapid_rto_floor(1448, 100000));
+	tap_eq(ctl.r_avg, 40000, "rto: a rate already below the floor is kept, not raised");
 
 	/* slow start ignores stream losses (it reacts on recovery) */
 	rapid_ctl_init(&ctl, &cfg);
@@ -1235,7 +1260,7 @@ static void test_fixed(void)
 	tap_eq(rapid_ctl_on_abest(&ctl, &cfg, 1, 100, P_FULL), RAPID_EV_IGNORED, "fixed: ABest ignored");
 	rapid_ctl_on_stream_done(&ctl, &cfg, 1, true);
 	rapid_ctl_on_stream_done(&ctl, &cfg, 2, true);
-	tap_eq(rapid_ctl_on_rto(&ctl, &cfg), RAPID_EV_NONE, "fixed: RTO ignored");
+	tap_eq(rapid_ctl_on_rto(&ctl, &cfg, 0), RAPID_EV_NONE, "fixed: RTO ignored");
 	tap_eq(ctl.r_avg, 2500000, "fixed: losses ignored");
 	rapid_ctl_set_fixed(&ctl, &cfg, 0);
 	tap_eq(ctl.r_avg, RAPID_RATE_MIN, "fixed: rate 0 clamps to 10 kbit/s");
@@ -1243,7 +1268,7 @@ static void test_fixed(void)
 	memset(&ctl, 0, sizeof(ctl));
 	tap_eq(rapid_ctl_on_abest(&ctl, &cfg, 1, 100, P_FULL), RAPID_EV_IGNORED,
 	       "zeroed controller ignores ABest");
-	tap_eq(rapid_ctl_on_rto(&ctl, &cfg), RAPID_EV_NONE, "zeroed controller ignores RTO");
+	tap_eq(rapid_ctl_on_rto(&ctl, &cfg, 0), RAPID_EV_NONE, "zeroed controller ignores RTO");
 }
 
 /* ---- cwnd ------------------------------------------------------------ */
