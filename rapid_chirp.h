@@ -761,10 +761,11 @@ struct rapid_law {
 	u32 qd2_us;		/* the sample before it, us */
 	u8 valid;		/* ref_* hold a sample */
 	u8 tau_x;		/* Eq. 6's tau is multiplied by this (1..64):
-				 * doubled after a cut that found the flows
-				 * had overshot by more than RAPID_GROWTH_BIG,
-				 * back by one per RAPID_TAU_X_DECAY_RTTS srtt
-				 * without a cut
+				 * raised by a cut that found the flows had
+				 * overshot by more than RAPID_GROWTH_BIG to
+				 * the overshoot's level (RAPID_TAU_X_PER_BIG
+				 * per RAPID_GROWTH_BIG), back by one per
+				 * RAPID_TAU_X_DECAY_RTTS srtt without a cut
 				 */
 	u32 tau_t_us;		/* when tau_x last came down by one, us */
 	u32 win_t_us;		/* start of the queue floor's window, us */
@@ -800,8 +801,30 @@ struct rapid_law {
 
 /* An overshoot this large (us per s) means the increases were too fast. */
 #define RAPID_GROWTH_BIG	100000
+#define RAPID_TAU_X_PER_BIG	3	/* tau_x's level per RAPID_GROWTH_BIG */
 #define RAPID_TAU_X_MAX		64
 #define RAPID_TAU_X_DECAY_RTTS	4	/* tau_x comes down by one per this many srtt */
+
+/*
+ * A cut found an overshoot of g (us per s) above RAPID_GROWTH_BIG: tau_x
+ * goes up to the overshoot's level, RAPID_TAU_X_PER_BIG per
+ * RAPID_GROWTH_BIG (at most RAPID_TAU_X_MAX), or stays where it is if it
+ * is higher.  The level is a function of the queue's growth, which every
+ * flow through the bottleneck sees alike, so the flows that share it slow
+ * their increases by the same factor.  Doubling it per cut instead (until
+ * 2026-11-26) made it a flow's own history: in the scale engine's
+ * manyflows traces flows on one queue held 1 and 64 side by side, the
+ * former then taking 2-4 times its share.
+ */
+static inline void rapid_law_raise_tau(struct rapid_law *law, s64 g)
+{
+	s64 lv = div64_s64(g * RAPID_TAU_X_PER_BIG, RAPID_GROWTH_BIG);
+
+	if (lv > RAPID_TAU_X_MAX)
+		lv = RAPID_TAU_X_MAX;
+	if (lv > law->tau_x)
+		law->tau_x = (u8)lv;
+}
 
 static inline void rapid_law_reset(struct rapid_law *law)
 {
@@ -975,8 +998,9 @@ static inline void rapid_law_count_flows(struct rapid_law *law, u64 abest,
  *    flows share the bottleneck, each in proportion to its rate;
  *  - with the queue at its target or below and not growing, a higher
  *    estimate raises it by Eq. 6, with tau multiplied by tau_x when
- *    cfg->adapt_tau (doubled by every cut of an overshoot above
- *    RAPID_GROWTH_BIG: competing flows slow their increases, a lone flow
+ *    cfg->adapt_tau (raised by every cut of an overshoot above
+ *    RAPID_GROWTH_BIG to its level, rapid_law_raise_tau(): competing
+ *    flows slow their increases alike, a lone flow
  *    keeps the report's tau);
  *  - without a queue and without a higher estimate (abest = 0: the stream
  *    clock, rapid_ctl_law_tick()) it probes up by cfg->probe_milli of
@@ -1010,8 +1034,7 @@ static inline u64 rapid_law_step(struct rapid_ctl *ctl,
 	    (!law->dec_id || rapid_id_after(id, law->dec_id))) {
 		law->dec_id = ctl->launched_id ? ctl->launched_id : id;
 		if (cfg->adapt_tau && g > RAPID_GROWTH_BIG)
-			law->tau_x = law->tau_x >= RAPID_TAU_X_MAX / 2 ?
-				     RAPID_TAU_X_MAX : 2 * law->tau_x;
+			rapid_law_raise_tau(law, g);
 		law->tau_t_us = now_us;
 		return div64_u64(r * RAPID_PPM, RAPID_PPM + g);
 	}

@@ -889,7 +889,10 @@ static void test_law3(void)
 			 (unsigned long long)sum0, (unsigned long long)sum1);
 	}
 
-	/* adaptive tau: doubled by a big overshoot, back one per srtt */
+	/*
+	 * adaptive tau: a big overshoot raises it to its level (3 per
+	 * RAPID_GROWTH_BIG), back one per RAPID_TAU_X_DECAY_RTTS srtt
+	 */
 	cfg.adapt_tau = 1;
 	ctl = steady_ctl(&cfg, 1000000);
 	ctl.launched_id = 40;
@@ -897,27 +900,45 @@ static void test_law3(void)
 	law.growth_ppm = RAPID_GROWTH_BIG + 1;
 	law.qd_us = 10000;
 	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 30, 1, P_FULL, 100000, 0);
-	tap_eq(law.tau_x, 2, "queue law: an overshoot above RAPID_GROWTH_BIG doubles tau");
+	tap_eq(law.tau_x, 3, "queue law: an overshoot just above RAPID_GROWTH_BIG sets tau x3");
 	law.growth_ppm = 0;
 	law.qd_us = 0;
 	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 41, 2000000, P_FULL, 100000, 50000);
-	tap_eq(law.tau_x, 2, "queue law: tau stays up within RAPID_TAU_X_DECAY_RTTS srtt of the cut");
+	tap_eq(law.tau_x, 3, "queue law: tau stays up within RAPID_TAU_X_DECAY_RTTS srtt of the cut");
 	r = ctl.r_avg;
 	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 42, 2000000, P_FULL, 100000,
 			       RAPID_TAU_X_DECAY_RTTS * 100000);
-	tap_eq(law.tau_x, 1, "queue law: tau comes back by one per RAPID_TAU_X_DECAY_RTTS srtt without a cut");
+	tap_eq(law.tau_x, 2, "queue law: tau comes back by one per RAPID_TAU_X_DECAY_RTTS srtt without a cut");
 	law.qd_us = 10000;
 	for (i = 0; i < 10; i++) {
 		law.growth_ppm = 8000000;
 		law.dec_id = 0;
 		rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 50 + i, 1, P_FULL, 100000, 0);
 	}
-	tap_eq(law.tau_x, RAPID_TAU_X_MAX, "queue law: tau's multiple is bounded");
-	law.tau_x = RAPID_TAU_X_MAX - 4;	/* decayed from the max, then a cut */
-	law.growth_ppm = 8000000;
+	tap_eq(law.tau_x, RAPID_TAU_X_MAX, "queue law: tau's multiple is bounded (level 240 -> 64)");
+	/* the level is the overshoot's, not the flow's history */
+	law.tau_x = 10;
+	law.growth_ppm = 2 * RAPID_GROWTH_BIG;	/* level 6 */
 	law.dec_id = 0;
 	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 61, 1, P_FULL, 100000, 0);
-	tap_eq(law.tau_x, RAPID_TAU_X_MAX, "queue law: doubling a decayed multiple stops at the max");
+	tap_eq(law.tau_x, 10, "queue law: a cut whose level is below tau_x leaves it");
+	law.growth_ppm = 5 * RAPID_GROWTH_BIG;	/* level 15 */
+	law.dec_id = 0;
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 62, 1, P_FULL, 100000, 0);
+	tap_eq(law.tau_x, 15, "queue law: a bigger overshoot raises tau_x to its level");
+	{
+		struct rapid_law a, b;
+
+		/* two flows on one queue, one at 1 and one at 40, see one cut */
+		rapid_law_reset(&a);
+		rapid_law_reset(&b);
+		a.tau_x = 1;
+		b.tau_x = 40;
+		rapid_law_raise_tau(&a, 10 * RAPID_GROWTH_BIG);
+		rapid_law_raise_tau(&b, 10 * RAPID_GROWTH_BIG);
+		tap_ok(a.tau_x == 30 && b.tau_x == 40,
+		       "queue law: one overshoot brings a flow at x1 to the level (30) where doubling made x2");
+	}
 	cfg.adapt_tau = 0;
 	rapid_law_reset(&law);
 	law.growth_ppm = 8000000;
