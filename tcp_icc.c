@@ -68,17 +68,11 @@
 #include <net/tcp.h>
 
 #include "cc_info.h"
+#include "cc_param.h"
 #include "icc_math.h"
 
 #define CREATE_TRACE_POINTS
 #include "icc_trace.h"
-
-static unsigned int icc_low_window __read_mostly = ICC_DEF_LOW_WINDOW;
-static unsigned int icc_smax __read_mostly = ICC_DEF_SMAX;
-static unsigned int icc_smin_milli __read_mostly = ICC_DEF_SMIN_MILLI;
-static unsigned int icc_b_milli __read_mostly = ICC_DEF_B_MILLI;
-static unsigned int icc_a __read_mostly = ICC_DEF_A;
-static bool icc_fast_convergence __read_mostly = true;
 
 /* Per-socket state: 24 of the ICSK_CA_PRIV_SIZE bytes. */
 struct icc {
@@ -94,112 +88,64 @@ struct icc {
 				 */
 };
 
+/*
+ * Range-checked module parameters (cc_param.h).  icc_param_check() checks
+ * a new value together with the current others through icc_math.h's
+ * icc_param_bounds() and icc_params_valid(), so Smin <= Smax always holds,
+ * and the setter refuses (-EINVAL, pr_warn naming the range) instead of
+ * clamping.  Setters run under the module's parameter lock, so the
+ * cross-check cannot race with another setter.
+ */
+static bool icc_param_check(const struct cc_param *p, unsigned int v,
+			    unsigned int *lo, unsigned int *hi);
+
+#define ICC_PARAM(_name, _def, _lo, _hi, _unit, _text, _id)		\
+	CC_PARAM(_name, icc_##_name, 0644, _def, _lo, _hi, _unit, _text,	\
+		 .check = icc_param_check, .id = _id)
+
+ICC_PARAM(low_window, 14, 2, 1000000, "packets", "Reno below this window",
+	  ICC_PARAM_LOW_WINDOW);
+ICC_PARAM(smax, 32, 1, 1000000, "packets/RTT",
+	  "Smax, largest increment, at least ceil(smin_milli/1000)",
+	  ICC_PARAM_SMAX);
+ICC_PARAM(smin_milli, 10, 1, 1000000000, "1/1000 packet/RTT",
+	  "Smin, smallest increment, at most smax*1000", ICC_PARAM_SMIN_MILLI);
+ICC_PARAM(b_milli, 125, 1, 500, "1/1000",
+	  "b, multiplicative decrease: cwnd*(1-b) on loss", ICC_PARAM_B_MILLI);
+ICC_PARAM(a, 2, 2, 16, "divisor",
+	  "a, binary-search and fast-convergence factor", ICC_PARAM_A);
+CC_PARAM_BOOL(fast_convergence, icc_fast_convergence, 0644, 1,
+	      "on a loss below Wmax set Wmax = cwnd*(a-b)/a");
+
+/* icc_math.h's bounds and defaults (unit-tested there) are the above. */
+static_assert(ICC_DEF_LOW_WINDOW == 14 && ICC_LOW_WINDOW_MIN == 2 &&
+	      ICC_LOW_WINDOW_MAX == 1000000);
+static_assert(ICC_DEF_SMAX == 32 && ICC_SMAX_MIN == 1 &&
+	      ICC_SMAX_MAX == 1000000);
+static_assert(ICC_DEF_SMIN_MILLI == 10 && ICC_SMIN_MILLI_MIN == 1 &&
+	      ICC_SMAX_MAX * ICC_MILLI == 1000000000);
+static_assert(ICC_DEF_B_MILLI == 125 && ICC_B_MILLI_MIN == 1 &&
+	      ICC_B_MILLI_MAX == 500);
+static_assert(ICC_DEF_A == 2 && ICC_A_MIN == 2 && ICC_A_MAX == 16);
+
 /* One consistent-enough copy of the tunables for one decision. */
 static void icc_params_load(struct icc_params *p)
 {
-	p->low_window = READ_ONCE(icc_low_window);
-	p->smax = READ_ONCE(icc_smax);
-	p->smin_milli = READ_ONCE(icc_smin_milli);
-	p->b_milli = READ_ONCE(icc_b_milli);
-	p->a = READ_ONCE(icc_a);
+	p->low_window = READ_ONCE(icc_low_window.val);
+	p->smax = READ_ONCE(icc_smax.val);
+	p->smin_milli = READ_ONCE(icc_smin_milli.val);
+	p->b_milli = READ_ONCE(icc_b_milli.val);
+	p->a = READ_ONCE(icc_a.val);
 	p->fast_convergence = READ_ONCE(icc_fast_convergence);
 }
 
-/*
- * Range-checked module parameters.  Every integer tunable uses
- * icc_param_ops; the setter checks the new value together with the current
- * others through icc_params_valid(), so Smin <= Smax always holds, and
- * refuses (-EINVAL, pr_warn naming the range) instead of clamping.  Setters
- * run under the module's parameter lock, so the cross-check cannot race
- * with another setter.
- */
-struct icc_param_desc {
-	unsigned int	*val;	/* the variable behind the parameter */
-	enum icc_param	which;	/* its index for icc_param_bounds() */
-	const char	*unit;	/* for the refusal message */
-};
-
-static const struct icc_param_desc icc_param_descs[] = {
-	{ &icc_low_window, ICC_PARAM_LOW_WINDOW, "packets" },
-	{ &icc_smax, ICC_PARAM_SMAX, "packets/RTT" },
-	{ &icc_smin_milli, ICC_PARAM_SMIN_MILLI, "1/1000 packet/RTT" },
-	{ &icc_b_milli, ICC_PARAM_B_MILLI, "1/1000" },
-	{ &icc_a, ICC_PARAM_A, "(divisor)" },
-};
-
-static int icc_param_set(const char *val, const struct kernel_param *kp)
+static bool icc_param_check(const struct cc_param *p, unsigned int v,
+			    unsigned int *lo, unsigned int *hi)
 {
-	const struct icc_param_desc *d = NULL;
-	struct icc_params p;
-	unsigned int v;
-	u32 lo, hi;
-	size_t i;
-	int ret;
-
-	for (i = 0; i < ARRAY_SIZE(icc_param_descs); i++)
-		if (icc_param_descs[i].val == kp->arg)
-			d = &icc_param_descs[i];
-	if (!d)
-		return -EINVAL;
-
-	ret = kstrtouint(val, 0, &v);
-	if (ret) {
-		pr_warn("%s: not an unsigned integer\n", kp->name);
-		return ret;
-	}
-
-	icc_params_load(&p);
-	icc_param_store(&p, d->which, v);
-	icc_param_bounds(d->which, &p, &lo, &hi);
-	if (v < lo || v > hi || !icc_params_valid(&p)) {
-		pr_warn("%s=%u refused: must be in [%u, %u] %s\n",
-			kp->name, v, lo, hi, d->unit);
-		return -EINVAL;
-	}
-	WRITE_ONCE(*d->val, v);
-	return 0;
+	return cc_param_cross_check(struct icc_params, icc_params_load,
+				    icc_param_store, icc_param_bounds,
+				    icc_params_valid, p, v, lo, hi);
 }
-
-static const struct kernel_param_ops icc_param_ops = {
-	.set = icc_param_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(low_window, &icc_param_ops, &icc_low_window, 0644);
-MODULE_PARM_DESC(low_window,
-		 "Reno below this window (packets); 2..1000000, default 14");
-module_param_cb(smax, &icc_param_ops, &icc_smax, 0644);
-MODULE_PARM_DESC(smax,
-		 "Smax, largest increment (packets/RTT); ceil(smin_milli/1000)..1000000 and >= 1, default 32");
-module_param_cb(smin_milli, &icc_param_ops, &icc_smin_milli, 0644);
-MODULE_PARM_DESC(smin_milli,
-		 "Smin, smallest increment (1/1000 packet/RTT); 1..smax*1000, default 10 (0.01)");
-module_param_cb(b_milli, &icc_param_ops, &icc_b_milli, 0644);
-MODULE_PARM_DESC(b_milli,
-		 "b, multiplicative decrease (1/1000): cwnd*(1-b) on loss; 1..500, default 125");
-module_param_cb(a, &icc_param_ops, &icc_a, 0644);
-MODULE_PARM_DESC(a,
-		 "a, binary-search and fast-convergence divisor; 2..16, default 2");
-/* param_set_bool() refuses anything that is not a boolean; say so. */
-static int icc_bool_set(const char *val, const struct kernel_param *kp)
-{
-	int ret = param_set_bool(val, kp);
-
-	if (ret)
-		pr_warn("%s: '%s' refused: must be a boolean (0/1, n/y)\n",
-			kp->name, val);
-	return ret;
-}
-
-static const struct kernel_param_ops icc_bool_ops = {
-	.flags = KERNEL_PARAM_OPS_FL_NOARG,
-	.set = icc_bool_set,
-	.get = param_get_bool,
-};
-
-module_param_cb(fast_convergence, &icc_bool_ops, &icc_fast_convergence, 0644);
-MODULE_PARM_DESC(fast_convergence,
-		 "on a loss below Wmax set Wmax = cwnd*(a-b)/a (bool), default 1");
 
 static void icc_reset(struct icc *ca)
 {

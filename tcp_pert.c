@@ -83,6 +83,7 @@
 #include <net/tcp.h>
 
 #include "cc_info.h"
+#include "cc_param.h"
 #include "pert_math.h"
 
 #define CREATE_TRACE_POINTS
@@ -119,141 +120,109 @@ struct pert {
 };
 
 /*
- * Range-checked module parameters.  Every tunable uses pert_param_ops: the
- * setter checks the new value together with the current others through
+ * Range-checked module parameters (cc_param.h).  pert_param_check() checks
+ * a new value together with the current others through pert_math.h's
  * pert_param_bounds() / pert_params_valid() (so T1 < T2 and beta_min <=
- * beta_max always hold) and refuses it with a message otherwise.  Setters
- * run under the module's parameter lock, so the cross-checks cannot race;
- * readers see one consistent value of each parameter.  At load time the
- * parameters are set in command-line order: raise t2_us before t1_us.
+ * beta_max always hold) and the setter refuses it with a message
+ * otherwise.  Setters run under the module's parameter lock, so the
+ * cross-checks cannot race; readers see one consistent value of each
+ * parameter.  At load time the parameters are set in command-line order:
+ * raise t2_us before t1_us.
  */
-static unsigned int pert_t1_us __read_mostly = PERT_DEF_T1_US;
-static unsigned int pert_t2_us __read_mostly = PERT_DEF_T2_US;
-static unsigned int pert_t3_pct __read_mostly = PERT_DEF_T3_PCT;
-static unsigned int pert_pmax_permille __read_mostly = PERT_DEF_PMAX_PERMILLE;
-static unsigned int pert_min_maxq_us __read_mostly = PERT_DEF_MIN_MAXQ_US;
-static unsigned int pert_compete_pct __read_mostly = PERT_DEF_COMPETE_PCT;
-static unsigned int pert_alpha_max __read_mostly = PERT_DEF_ALPHA_MAX;
-static unsigned int pert_beta_min __read_mostly = PERT_DEF_BETA_MIN;
-static unsigned int pert_beta_max __read_mostly = PERT_DEF_BETA_MAX;
-static unsigned int pert_phase_srtts __read_mostly = PERT_DEF_PHASE_SRTTS;
-static unsigned int pert_min_rtt_win_ms __read_mostly = PERT_DEF_MIN_RTT_WIN_MS;
-static unsigned int pert_max_rtt_win_ms __read_mostly = PERT_DEF_MAX_RTT_WIN_MS;
-static unsigned int pert_compete_phase __read_mostly = PERT_DEF_COMPETE_PHASE;
-static unsigned int pert_compete_enter __read_mostly = PERT_DEF_COMPETE_ENTER;
-static unsigned int pert_compete_exit __read_mostly = PERT_DEF_COMPETE_EXIT;
+static bool pert_param_check(const struct cc_param *p, unsigned int v,
+			     unsigned int *lo, unsigned int *hi);
+
+#define PERT_PARAM(_name, _def, _lo, _hi, _unit, _text, _id)		\
+	CC_PARAM(_name, pert_##_name, 0644, _def, _lo, _hi, _unit, _text, \
+		 .check = pert_param_check, .id = _id)
+
+PERT_PARAM(t1_us, 5000, 100, 1999999, "us",
+	   "RED min threshold T1 on queueing delay, below t2_us",
+	   PERT_PARAM_T1_US);
+PERT_PARAM(t2_us, 10000, 101, 2000000, "us",
+	   "RED max threshold T2 on queueing delay, above t1_us",
+	   PERT_PARAM_T2_US);
+PERT_PARAM(t3_pct, 65, 10, 100, "%",
+	   "T3 = max(2 T2, t3_pct% of max_srtt - min_rtt)", PERT_PARAM_T3_PCT);
+PERT_PARAM(pmax_permille, 50, 1, 1000, "1/1000",
+	   "response probability at T2", PERT_PARAM_PMAX_PERMILLE);
+PERT_PARAM(min_maxq_us, 10000, 1000, 1000000, "us", "floor of maxq",
+	   PERT_PARAM_MIN_MAXQ_US);
+PERT_PARAM(compete_pct, 50, 10, 60, "% of maxq",
+	   "compete region from this share of maxq", PERT_PARAM_COMPETE_PCT);
+PERT_PARAM(alpha_max, 32, 1, 64, "packets/RTT", "upper bound of alpha",
+	   PERT_PARAM_ALPHA_MAX);
+PERT_PARAM(beta_min, 128, 16, 512, "1/1024",
+	   "lower bound of beta, at most beta_max", PERT_PARAM_BETA_MIN);
+PERT_PARAM(beta_max, 512, 16, 512, "1/1024",
+	   "upper bound of beta, at least beta_min", PERT_PARAM_BETA_MAX);
+PERT_PARAM(phase_srtts, 5, 1, 100, "srtt",
+	   "alpha changes at most once per this many srtt",
+	   PERT_PARAM_PHASE_SRTTS);
+PERT_PARAM(min_rtt_win_ms, 20000, 1000, 600000, "ms",
+	   "min_rtt ageing window", PERT_PARAM_MIN_RTT_WIN_MS);
+PERT_PARAM(max_rtt_win_ms, 120000, 1000, 600000, "ms",
+	   "max_srtt (maxq) ageing window", PERT_PARAM_MAX_RTT_WIN_MS);
+PERT_PARAM(compete_phase, 1, 0, 1, "0 off, 1 on",
+	   "compete phase: early responses budgeted by alpha, min_rtt held",
+	   PERT_PARAM_COMPETE_PHASE);
+PERT_PARAM(compete_enter, 2, 1, 100, "updates",
+	   "compete-region alpha updates in a row that enter the compete phase",
+	   PERT_PARAM_COMPETE_ENTER);
+PERT_PARAM(compete_exit, 3, 1, 100, "updates",
+	   "other alpha updates in a row that leave the compete phase",
+	   PERT_PARAM_COMPETE_EXIT);
+
+/* pert_math.h's bounds and defaults (unit-tested there) are the above. */
+static_assert(PERT_DEF_T1_US == 5000 && PERT_T1_US_MIN == 100 &&
+	      PERT_DEF_T2_US == 10000 && PERT_T2_US_MAX == 2000000);
+static_assert(PERT_DEF_T3_PCT == 65 && PERT_T3_PCT_MIN == 10 &&
+	      PERT_T3_PCT_MAX == 100);
+static_assert(PERT_DEF_PMAX_PERMILLE == 50 && PERT_PMAX_MIN == 1 &&
+	      PERT_PMAX_MAX == 1000);
+static_assert(PERT_DEF_MIN_MAXQ_US == 10000 && PERT_MIN_MAXQ_US_MIN == 1000 &&
+	      PERT_MIN_MAXQ_US_MAX == 1000000);
+static_assert(PERT_DEF_COMPETE_PCT == 50 && PERT_COMPETE_PCT_MIN == 10 &&
+	      PERT_COMPETE_PCT_MAX == 60);
+static_assert(PERT_DEF_ALPHA_MAX == 32 && PERT_ALPHA_MAX_MIN == 1 &&
+	      PERT_ALPHA_MAX_MAX == 64);
+static_assert(PERT_DEF_BETA_MIN == 128 && PERT_DEF_BETA_MAX == 512 &&
+	      PERT_BETA_LIMIT_MIN == 16 && PERT_BETA_LIMIT_MAX == 512);
+static_assert(PERT_DEF_PHASE_SRTTS == 5 && PERT_PHASE_SRTTS_MIN == 1 &&
+	      PERT_PHASE_SRTTS_MAX == 100);
+static_assert(PERT_DEF_MIN_RTT_WIN_MS == 20000 &&
+	      PERT_DEF_MAX_RTT_WIN_MS == 120000 &&
+	      PERT_RTT_WIN_MS_MIN == 1000 && PERT_RTT_WIN_MS_MAX == 600000);
+static_assert(PERT_DEF_COMPETE_PHASE == 1 && PERT_COMPETE_PHASE_MAX == 1);
+static_assert(PERT_DEF_COMPETE_ENTER == 2 && PERT_DEF_COMPETE_EXIT == 3 &&
+	      PERT_COMPETE_UPDATES_MIN == 1 && PERT_COMPETE_UPDATES_MAX == 100);
 
 static void pert_params_load(struct pert_params *p)
 {
-	p->t1_us = READ_ONCE(pert_t1_us);
-	p->t2_us = READ_ONCE(pert_t2_us);
-	p->t3_pct = READ_ONCE(pert_t3_pct);
-	p->pmax_permille = READ_ONCE(pert_pmax_permille);
-	p->min_maxq_us = READ_ONCE(pert_min_maxq_us);
-	p->compete_pct = READ_ONCE(pert_compete_pct);
-	p->alpha_max = READ_ONCE(pert_alpha_max);
-	p->beta_min = READ_ONCE(pert_beta_min);
-	p->beta_max = READ_ONCE(pert_beta_max);
-	p->phase_srtts = READ_ONCE(pert_phase_srtts);
-	p->min_rtt_win_ms = READ_ONCE(pert_min_rtt_win_ms);
-	p->max_rtt_win_ms = READ_ONCE(pert_max_rtt_win_ms);
-	p->compete_phase = READ_ONCE(pert_compete_phase);
-	p->compete_enter = READ_ONCE(pert_compete_enter);
-	p->compete_exit = READ_ONCE(pert_compete_exit);
+	p->t1_us = READ_ONCE(pert_t1_us.val);
+	p->t2_us = READ_ONCE(pert_t2_us.val);
+	p->t3_pct = READ_ONCE(pert_t3_pct.val);
+	p->pmax_permille = READ_ONCE(pert_pmax_permille.val);
+	p->min_maxq_us = READ_ONCE(pert_min_maxq_us.val);
+	p->compete_pct = READ_ONCE(pert_compete_pct.val);
+	p->alpha_max = READ_ONCE(pert_alpha_max.val);
+	p->beta_min = READ_ONCE(pert_beta_min.val);
+	p->beta_max = READ_ONCE(pert_beta_max.val);
+	p->phase_srtts = READ_ONCE(pert_phase_srtts.val);
+	p->min_rtt_win_ms = READ_ONCE(pert_min_rtt_win_ms.val);
+	p->max_rtt_win_ms = READ_ONCE(pert_max_rtt_win_ms.val);
+	p->compete_phase = READ_ONCE(pert_compete_phase.val);
+	p->compete_enter = READ_ONCE(pert_compete_enter.val);
+	p->compete_exit = READ_ONCE(pert_compete_exit.val);
 }
 
-struct pert_param_desc {
-	unsigned int	*val;	/* the variable behind the parameter */
-	enum pert_param	which;	/* its index for pert_param_bounds() */
-	const char	*unit;	/* for the refusal message */
-};
-
-static const struct pert_param_desc pert_param_descs[] = {
-	{ &pert_t1_us,		PERT_PARAM_T1_US,		"us" },
-	{ &pert_t2_us,		PERT_PARAM_T2_US,		"us" },
-	{ &pert_t3_pct,		PERT_PARAM_T3_PCT,		"%" },
-	{ &pert_pmax_permille,	PERT_PARAM_PMAX_PERMILLE,	"1/1000" },
-	{ &pert_min_maxq_us,	PERT_PARAM_MIN_MAXQ_US,		"us" },
-	{ &pert_compete_pct,	PERT_PARAM_COMPETE_PCT,		"% of maxq" },
-	{ &pert_alpha_max,	PERT_PARAM_ALPHA_MAX,		"packets/RTT" },
-	{ &pert_beta_min,	PERT_PARAM_BETA_MIN,		"1/1024" },
-	{ &pert_beta_max,	PERT_PARAM_BETA_MAX,		"1/1024" },
-	{ &pert_phase_srtts,	PERT_PARAM_PHASE_SRTTS,		"srtt" },
-	{ &pert_min_rtt_win_ms,	PERT_PARAM_MIN_RTT_WIN_MS,	"ms" },
-	{ &pert_max_rtt_win_ms,	PERT_PARAM_MAX_RTT_WIN_MS,	"ms" },
-	{ &pert_compete_phase,	PERT_PARAM_COMPETE_PHASE,	"(0 off, 1 on)" },
-	{ &pert_compete_enter,	PERT_PARAM_COMPETE_ENTER,	"updates" },
-	{ &pert_compete_exit,	PERT_PARAM_COMPETE_EXIT,	"updates" },
-};
-
-static int pert_param_set(const char *val, const struct kernel_param *kp)
+static bool pert_param_check(const struct cc_param *p, unsigned int v,
+			     unsigned int *lo, unsigned int *hi)
 {
-	const struct pert_param_desc *d = NULL;
-	struct pert_params p;
-	unsigned int v;
-	u32 lo, hi;
-	size_t i;
-	int ret;
-
-	for (i = 0; i < ARRAY_SIZE(pert_param_descs); i++)
-		if (pert_param_descs[i].val == kp->arg)
-			d = &pert_param_descs[i];
-	if (!d)
-		return -EINVAL;
-
-	ret = kstrtouint(val, 0, &v);
-	if (ret) {
-		pr_warn("%s: not an unsigned integer\n", kp->name);
-		return ret;
-	}
-
-	pert_params_load(&p);
-	pert_param_bounds(d->which, &p, &lo, &hi);
-	pert_param_store(&p, d->which, v);
-	if (v < lo || v > hi || !pert_params_valid(&p)) {
-		pr_warn("%s=%u refused: must be in [%u, %u] %s\n",
-			kp->name, v, lo, hi, d->unit);
-		return -EINVAL;
-	}
-	WRITE_ONCE(*d->val, v);
-	return 0;
+	return cc_param_cross_check(struct pert_params, pert_params_load,
+				    pert_param_store, pert_param_bounds,
+				    pert_params_valid, p, v, lo, hi);
 }
-
-static const struct kernel_param_ops pert_param_ops = {
-	.set = pert_param_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(t1_us, &pert_param_ops, &pert_t1_us, 0644);
-MODULE_PARM_DESC(t1_us, "RED min threshold T1 on queueing delay, us [100, t2_us - 1] (5000)");
-module_param_cb(t2_us, &pert_param_ops, &pert_t2_us, 0644);
-MODULE_PARM_DESC(t2_us, "RED max threshold T2 on queueing delay, us [t1_us + 1, 2000000] (10000)");
-module_param_cb(t3_pct, &pert_param_ops, &pert_t3_pct, 0644);
-MODULE_PARM_DESC(t3_pct, "T3 = max(2 T2, t3_pct% of max_srtt - min_rtt), % [10, 100] (65)");
-module_param_cb(pmax_permille, &pert_param_ops, &pert_pmax_permille, 0644);
-MODULE_PARM_DESC(pmax_permille, "response probability at T2, 1/1000 [1, 1000] (50)");
-module_param_cb(min_maxq_us, &pert_param_ops, &pert_min_maxq_us, 0644);
-MODULE_PARM_DESC(min_maxq_us, "floor of maxq, us [1000, 1000000] (10000)");
-module_param_cb(compete_pct, &pert_param_ops, &pert_compete_pct, 0644);
-MODULE_PARM_DESC(compete_pct, "compete region from this share of maxq, % [10, 60] (50)");
-module_param_cb(alpha_max, &pert_param_ops, &pert_alpha_max, 0644);
-MODULE_PARM_DESC(alpha_max, "upper bound of alpha, packets per RTT [1, 64] (32)");
-module_param_cb(beta_min, &pert_param_ops, &pert_beta_min, 0644);
-MODULE_PARM_DESC(beta_min, "lower bound of beta, 1/1024 [16, beta_max] (128)");
-module_param_cb(beta_max, &pert_param_ops, &pert_beta_max, 0644);
-MODULE_PARM_DESC(beta_max, "upper bound of beta, 1/1024 [beta_min, 512] (512)");
-module_param_cb(phase_srtts, &pert_param_ops, &pert_phase_srtts, 0644);
-MODULE_PARM_DESC(phase_srtts, "alpha changes at most once per this many srtt [1, 100] (5)");
-module_param_cb(min_rtt_win_ms, &pert_param_ops, &pert_min_rtt_win_ms, 0644);
-MODULE_PARM_DESC(min_rtt_win_ms, "min_rtt ageing window, ms [1000, 600000] (20000)");
-module_param_cb(max_rtt_win_ms, &pert_param_ops, &pert_max_rtt_win_ms, 0644);
-MODULE_PARM_DESC(max_rtt_win_ms, "max_srtt (maxq) ageing window, ms [1000, 600000] (120000)");
-module_param_cb(compete_phase, &pert_param_ops, &pert_compete_phase, 0644);
-MODULE_PARM_DESC(compete_phase, "compete phase: early responses budgeted by alpha, min_rtt held, 0 off / 1 on [0, 1] (1)");
-module_param_cb(compete_enter, &pert_param_ops, &pert_compete_enter, 0644);
-MODULE_PARM_DESC(compete_enter, "compete-region alpha updates in a row that enter the compete phase [1, 100] (2)");
-module_param_cb(compete_exit, &pert_param_ops, &pert_compete_exit, 0644);
-MODULE_PARM_DESC(compete_exit, "other alpha updates in a row that leave the compete phase [1, 100] (3)");
 
 /* The clock of every PERT timestamp: TCP's per-packet us clock, 32 bits. */
 static u32 pert_now_us(const struct tcp_sock *tp)
@@ -454,7 +423,7 @@ static void pert_cong_avoid(struct sock *sk, u32 ack, u32 acked)
 			acked = tcp_slow_start(tp, acked);
 		if (acked) {
 			u32 alpha = ca->hist ? ca->alpha : PERT_ALPHA_ONE;
-			u32 amax = READ_ONCE(pert_alpha_max) << PERT_ALPHA_SHIFT;
+			u32 amax = READ_ONCE(pert_alpha_max.val) << PERT_ALPHA_SHIFT;
 
 			tcp_snd_cwnd_set(tp, pert_cwnd_ai(tcp_snd_cwnd(tp),
 							  &ca->ai_acc, acked,
@@ -535,8 +504,8 @@ static size_t pert_get_info(struct sock *sk, u32 ext, int *attr,
 						       PERT_ALPHA_SHIFT),
 			.beta_milli = cc_info_milli16(pert_beta(curq,
 						READ_ONCE(ca->maxq_us),
-						READ_ONCE(pert_beta_min),
-						READ_ONCE(pert_beta_max)),
+						READ_ONCE(pert_beta_min.val),
+						READ_ONCE(pert_beta_max.val)),
 						      PERT_BETA_SHIFT),
 			.region = READ_ONCE(ca->phase.region),
 			.compete = READ_ONCE(ca->phase.compete),

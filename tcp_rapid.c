@@ -120,6 +120,7 @@
 #include <net/tcp.h>
 
 #include "cc_info.h"
+#include "cc_param.h"
 #include "cc_stats.h"
 #include "compat.h"
 #include "rapid_sest.h"
@@ -269,201 +270,108 @@ struct rapid {
 static struct tcp_congestion_ops tcp_rapid_ops;
 
 /*
- * Module parameters.  Every one is a struct rapid_param behind
- * rapid_param_ops: the setter refuses (-EINVAL and a pr_warn naming the
- * range and unit) anything outside [min, max], keeps min_rate <= max_rate,
- * and allows 0 where 0 means "off".  Setters run under the module
- * parameter lock; readers use READ_ONCE() and see either value.  Values are
- * read when a stream starts (N, m, fixed rate), when an ABest or a loss is
- * handled (tau, rates, loss factor) and at .init (initial rate, pacing
- * shift, stream_slots), so writes take effect on running sockets.
+ * Module parameters (cc_param.h): out of range they are refused (-EINVAL
+ * and a pr_warn naming the range and unit), min_rate_kbps <= max_rate_kbps
+ * is kept by rapid_rate_check(), and where 0 means "off" it is accepted
+ * too.  Readers use READ_ONCE() and see either value.  Values are read when
+ * a stream starts (N, m, fixed rate), when an ABest or a loss is handled
+ * (tau, rates, loss factor) and at .init (initial rate, pacing shift,
+ * stream_slots), so writes take effect on running sockets.  The bounds and
+ * defaults the pure headers name too are checked against them below.
  */
-struct rapid_param {
-	unsigned int val;	/* current value */
-	unsigned int min;	/* smallest accepted value */
-	unsigned int max;	/* largest accepted value */
-	const char *unit;	/* for the refusal message */
-	bool zero_off;		/* 0 is also accepted and means "off" */
-	bool pow2;		/* must be a power of two (or 0 if zero_off) */
-};
+static bool rapid_rate_check(const struct cc_param *p, unsigned int v,
+			     unsigned int *lo, unsigned int *hi);
 
-static struct rapid_param rapid_p_n = {
-	RAPID_DEF_N, RAPID_N_MIN, RAPID_N_MAX, "packets", false, false };
-static struct rapid_param rapid_p_m = {
-	RAPID_DEF_M, RAPID_M_MIN, RAPID_M_MAX, "1/1000", false, false };
-static struct rapid_param rapid_p_ss_n_max = {
-	RAPID_DEF_SS_N_MAX, RAPID_N_MIN, RAPID_N_MAX, "packets", false, false };
-static struct rapid_param rapid_p_init_rate = {
-	RAPID_DEF_INIT_KBPS, RAPID_KBPS_MIN, RAPID_KBPS_MAX, "kbit/s", false, false };
-static struct rapid_param rapid_p_tau = {
-	RAPID_DEF_TAU_MS, 1, RAPID_TAU_MAX_MS, "ms", false, false };
-static struct rapid_param rapid_p_min_rate = {
-	RAPID_KBPS_MIN, RAPID_KBPS_MIN, RAPID_KBPS_MAX, "kbit/s", false, false };
-static struct rapid_param rapid_p_max_rate = {
-	RAPID_KBPS_MAX, RAPID_KBPS_MIN, RAPID_KBPS_MAX, "kbit/s", false, false };
-static struct rapid_param rapid_p_pacing_shift = {
-	7, 1, RAPID_PACING_SHIFT_STOCK, "(rate >> shift bytes)", false, false };
-static struct rapid_param rapid_p_loss_factor = {
-	RAPID_DEF_LOSS_FACTOR, RAPID_LOSS_FACTOR_MIN, RAPID_LOSS_FACTOR_MAX,
-	"1/1000", false, false };
-static struct rapid_param rapid_p_stream_slots = {
-	128, 8, 4096, "streams", true, true };
+CC_PARAM(n, rapid_p_n, 0644, 30, 2, 128, "packets",
+	 "steady-state p-stream length N");
+CC_PARAM(m, rapid_p_m, 0644, 1070, 1001, 4000, "1/1000",
+	 "steady-state rate ratio m");
+CC_PARAM(ss_n_max, rapid_p_ss_n_max, 0644, 16, 2, 128, "packets",
+	 "slow start: N doubles up to this");
+CC_PARAM(initial_rate_kbps, rapid_p_init_rate, 0644, 100, 10, 100000000,
+	 "kbit/s", "r_avg of a new connection");
+CC_PARAM(tau_ms, rapid_p_tau, 0644, 200, 1, 60000, "ms",
+	 "convergence time tau of increases, Eq. 6");
+CC_PARAM(min_rate_kbps, rapid_p_min_rate, 0644, 10, 10, 100000000, "kbit/s",
+	 "floor of r_avg, at most max_rate_kbps", .check = rapid_rate_check);
+CC_PARAM(max_rate_kbps, rapid_p_max_rate, 0644, 100000000, 10, 100000000,
+	 "kbit/s", "ceiling of r_avg and slow start's r_1, at least min_rate_kbps",
+	 .check = rapid_rate_check);
+CC_PARAM(pacing_shift, rapid_p_pacing_shift, 0644, 7, 1, 10,
+	 "rate >> shift bytes", "sk_pacing_shift of new sockets, TSQ's budget");
+CC_PARAM(loss_factor, rapid_p_loss_factor, 0644, 700, 100, 1000, "1/1000",
+	 "r_avg multiplier on loss in two consecutive streams, 1000 = off");
+CC_PARAM_OFF_POW2(stream_slots, rapid_p_stream_slots, 0444, 128, 8, 4096,
+		  "streams", "per-socket records of unacknowledged streams");
 #ifdef RAPID_LAB
 /* Lab modes: module parameters of the lab build (make LAB=1) only. */
-static struct rapid_param rapid_p_fixed_rate = {
-	0, RAPID_KBPS_MIN, RAPID_KBPS_MAX, "kbit/s", true, false };
-static struct rapid_param rapid_p_inject_abest = {
-	0, 1, RAPID_KBPS_MAX, "kbit/s", true, false };
+CC_PARAM_OFF(fixed_rate_kbps, rapid_p_fixed_rate, 0644, 0, 10, 100000000,
+	     "kbit/s",
+	     "LAB MODE: hold r_avg at this rate, no slow start, ABest and losses ignored");
+CC_PARAM_OFF(inject_abest_kbps, rapid_p_inject_abest, 0644, 0, 1, 100000000,
+	     "kbit/s", "LAB MODE: every fully acked p-stream reports this ABest");
 #else
 /* Production build: no lab modes, both stay 0 (off). */
-static const struct rapid_param rapid_p_fixed_rate;
-static const struct rapid_param rapid_p_inject_abest;
+static const struct cc_param rapid_p_fixed_rate;
+static const struct cc_param rapid_p_inject_abest;
 #endif
-static struct rapid_param rapid_p_mark_data = {
-	1, 0, 1, "(boolean)", false, false };
-static struct rapid_param rapid_p_sender_estimate = {
-	1, 0, 1, "(boolean)", false, false };
-static struct rapid_param rapid_p_drain_max = {
-	250, 0, 1000, "1/1000", false, false };
-static struct rapid_param rapid_p_law = {
-	RAPID_LAW_REPORT, RAPID_LAW_REPORT, RAPID_LAW_QUEUE, "(0 report, 1 queue)",
-	false, false };
-static struct rapid_param rapid_p_q_target = {
-	2000, 100, 1000000, "us", false, false };
-static struct rapid_param rapid_p_law_t = {
-	100, 10, 10000, "ms", false, false };
-static struct rapid_param rapid_p_adapt_tau = {
-	1, 0, 1, "(boolean)", false, false };
-static struct rapid_param rapid_p_compete = {
-	1, 0, 1, "(boolean)", false, false };
-static struct rapid_param rapid_p_count_flows = {
-	1, 0, 1, "(boolean)", false, false };
-static struct rapid_param rapid_p_probe = {
-	20, 1, 1000, "1/1000", true, false };
-static struct rapid_param rapid_p_median = {
-	RAPID_DEF_MEDIAN, 1, RAPID_MEDIAN_MAX, "streams", false, false };
-static struct rapid_param rapid_p_ss_refine = {
-	RAPID_DEF_SS_REFINE, 0, RAPID_SS_REFINE_MAX, "streams", false, false };
-static struct rapid_param rapid_p_f_milli = {
-	RAPID_SEST_F_DEFAULT, RAPID_PC_F_MIN, RAPID_PC_F_MAX, "1/1000", false, false };
-static struct rapid_param rapid_p_ack_noise = {
-	RAPID_SEST_Q_NOISE_NS_DEF / NSEC_PER_USEC, 0,
-	RAPID_PC_Q_NOISE_NS_MAX / NSEC_PER_USEC, "us", false, false };
+CC_PARAM(mark_data, rapid_p_mark_data, 0644, 1, 0, 1, "boolean",
+	 "new connections mark their data for a tcp_rapid_rx receiver (12-byte option, MSS 12 bytes smaller)");
+CC_PARAM(sender_estimate, rapid_p_sender_estimate, 0644, 1, 0, 1, "boolean",
+	 "estimate ABest from ACK arrival times while the receiver sends no feedback");
+CC_PARAM(drain_max, rapid_p_drain_max, 0644, 250, 0, 1000, "1/1000",
+	 "standing-queue drain: the largest cut of ABest, 0 = off");
+CC_PARAM(law, rapid_p_law, 0644, 0, 0, 1, "0 report, 1 queue",
+	 "steady-state control law: the report's (Eq. 6 up, lower ABest adopted at once) or the queue law (docs/rapid.md)");
+CC_PARAM(q_target_us, rapid_p_q_target, 0644, 2000, 100, 1000000, "us",
+	 "queue law: standing-queue target above the path's delay noise");
+CC_PARAM(law_t_ms, rapid_p_law_t, 0644, 100, 10, 10000, "ms",
+	 "queue law: a standing queue above the target is drained within this time");
+CC_PARAM(adapt_tau, rapid_p_adapt_tau, 0644, 1, 0, 1, "boolean",
+	 "queue law: overshoots slow the increases (tau up to 64 times)");
+CC_PARAM(compete, rapid_p_compete, 0644, 1, 0, 1, "boolean",
+	 "queue law: hold a share against a flow that keeps a standing queue");
+CC_PARAM(count_flows, rapid_p_count_flows, 0644, 1, 0, 1, "boolean",
+	 "queue law: increases slow down by the number of flows rising together, counted from how ABest answers the flow's own increases");
+CC_PARAM_OFF(probe_milli, rapid_p_probe, 0644, 20, 1, 1000, "1/1000",
+	     "queue law: probe up by this share of r_avg per srtt without a queue or a higher estimate");
+CC_PARAM(median, rapid_p_median, 0644, 3, 1, 7, "streams",
+	 "steady state acts on the median of this many newest per-stream estimates, 1 = each alone (the report's rule)");
+CC_PARAM(ss_refine, rapid_p_ss_refine, 0644, 16, 0, 255, "streams",
+	 "after slow start, higher estimates are adopted at once until the first lower one, for at most this many streams, 0 = never (the report's rule, the tau filter)");
+CC_PARAM(f_milli, rapid_p_f_milli, 0644, 3000, 1000, 1000000, "1/1000",
+	 "sender-side estimate: PathChirp excursion end factor F");
+CC_PARAM(ack_noise_us, rapid_p_ack_noise, 0644, 10, 0, 1000, "us",
+	 "sender-side estimate: ACK timing noise floor");
 
-static int rapid_param_set(const char *val, const struct kernel_param *kp)
+static_assert(RAPID_DEF_N == 30 && RAPID_N_MIN == 2 && RAPID_N_MAX == 128);
+static_assert(RAPID_DEF_M == 1070 && RAPID_M_MIN == 1001 &&
+	      RAPID_M_MAX == 4000);
+static_assert(RAPID_DEF_SS_N_MAX == 16);
+static_assert(RAPID_DEF_INIT_KBPS == 100 && RAPID_KBPS_MIN == 10 &&
+	      RAPID_KBPS_MAX == 100000000);
+static_assert(RAPID_DEF_TAU_MS == 200 && RAPID_TAU_MAX_MS == 60000);
+static_assert(RAPID_PACING_SHIFT_STOCK == 10 && RAPID_SLOTS_MIN == 8);
+static_assert(RAPID_DEF_LOSS_FACTOR == 700 && RAPID_LOSS_FACTOR_MIN == 100 &&
+	      RAPID_LOSS_FACTOR_MAX == 1000);
+static_assert(RAPID_LAW_REPORT == 0 && RAPID_LAW_QUEUE == 1);
+static_assert(RAPID_DEF_MEDIAN == 3 && RAPID_MEDIAN_MAX == 7);
+static_assert(RAPID_DEF_SS_REFINE == 16 && RAPID_SS_REFINE_MAX == 255);
+static_assert(RAPID_SEST_F_DEFAULT == 3000 && RAPID_PC_F_MIN == 1000 &&
+	      RAPID_PC_F_MAX == 1000000);
+static_assert(RAPID_SEST_Q_NOISE_NS_DEF == 10 * NSEC_PER_USEC &&
+	      RAPID_PC_Q_NOISE_NS_MAX == 1000 * NSEC_PER_USEC);
+
+/* min_rate_kbps at most max_rate_kbps, and the other way round. */
+static bool rapid_rate_check(const struct cc_param *p, unsigned int v,
+			     unsigned int *lo, unsigned int *hi)
 {
-	struct rapid_param *p = kp->arg;
-	unsigned int v, lo = p->min, hi = p->max;
-	int ret;
-
-	ret = kstrtouint(val, 0, &v);
-	if (ret) {
-		pr_warn("%s: '%s' is not an unsigned integer\n", kp->name, val);
-		return ret;
-	}
 	if (p == &rapid_p_min_rate)
-		hi = min(hi, READ_ONCE(rapid_p_max_rate.val));
-	if (p == &rapid_p_max_rate)
-		lo = max(lo, READ_ONCE(rapid_p_min_rate.val));
-	if (!(v == 0 && p->zero_off) &&
-	    (v < lo || v > hi || (p->pow2 && !is_power_of_2(v)))) {
-		pr_warn("%s=%u refused: must be %s%s[%u, %u] %s\n", kp->name, v,
-			p->zero_off ? "0 (off) or " : "",
-			p->pow2 ? "a power of two in " : "", lo, hi, p->unit);
-		return -EINVAL;
-	}
-	WRITE_ONCE(p->val, v);
-	return 0;
+		*hi = min(*hi, READ_ONCE(rapid_p_max_rate.val));
+	else
+		*lo = max(*lo, READ_ONCE(rapid_p_min_rate.val));
+	return true;
 }
-
-static int rapid_param_get(char *buffer, const struct kernel_param *kp)
-{
-	const struct rapid_param *p = kp->arg;
-
-	return scnprintf(buffer, PAGE_SIZE, "%u\n", READ_ONCE(p->val));
-}
-
-static const struct kernel_param_ops rapid_param_ops = {
-	.set = rapid_param_set,
-	.get = rapid_param_get,
-};
-
-module_param_cb(n, &rapid_param_ops, &rapid_p_n, 0644);
-MODULE_PARM_DESC(n, "steady-state p-stream length N (packets); 2..128, default 30");
-module_param_cb(m, &rapid_param_ops, &rapid_p_m, 0644);
-MODULE_PARM_DESC(m, "steady-state rate ratio m (1/1000); 1001..4000, default 1070");
-module_param_cb(ss_n_max, &rapid_param_ops, &rapid_p_ss_n_max, 0644);
-MODULE_PARM_DESC(ss_n_max, "slow start: N doubles up to this (packets); 2..128, default 16");
-module_param_cb(initial_rate_kbps, &rapid_param_ops, &rapid_p_init_rate, 0644);
-MODULE_PARM_DESC(initial_rate_kbps,
-		 "r_avg of a new connection (kbit/s); 10..100000000, default 100");
-module_param_cb(tau_ms, &rapid_param_ops, &rapid_p_tau, 0644);
-MODULE_PARM_DESC(tau_ms, "convergence time tau of increases, Eq. 6 (ms); 1..60000, default 200");
-module_param_cb(min_rate_kbps, &rapid_param_ops, &rapid_p_min_rate, 0644);
-MODULE_PARM_DESC(min_rate_kbps,
-		 "floor of r_avg (kbit/s); 10..max_rate_kbps, default 10");
-module_param_cb(max_rate_kbps, &rapid_param_ops, &rapid_p_max_rate, 0644);
-MODULE_PARM_DESC(max_rate_kbps,
-		 "ceiling of r_avg and slow start's r_1 (kbit/s); min_rate_kbps..100000000, default 100000000");
-module_param_cb(pacing_shift, &rapid_param_ops, &rapid_p_pacing_shift, 0644);
-MODULE_PARM_DESC(pacing_shift,
-		 "sk_pacing_shift of new sockets: TSQ allows rate >> shift bytes queued; 1..10, default 7");
-module_param_cb(loss_factor, &rapid_param_ops, &rapid_p_loss_factor, 0644);
-MODULE_PARM_DESC(loss_factor,
-		 "r_avg multiplier on loss in two consecutive streams (1/1000); 100..1000 (1000 = off), default 700");
-module_param_cb(stream_slots, &rapid_param_ops, &rapid_p_stream_slots, 0444);
-MODULE_PARM_DESC(stream_slots,
-		 "per-socket records of unacknowledged streams; 0 (none) or a power of two in 8..4096, default 128");
-#ifdef RAPID_LAB
-module_param_cb(fixed_rate_kbps, &rapid_param_ops, &rapid_p_fixed_rate, 0644);
-MODULE_PARM_DESC(fixed_rate_kbps,
-		 "LAB MODE: hold r_avg at this rate, no slow start, ABest and losses ignored (kbit/s); 0 (off) or 10..100000000");
-module_param_cb(inject_abest_kbps, &rapid_param_ops, &rapid_p_inject_abest, 0644);
-MODULE_PARM_DESC(inject_abest_kbps,
-		 "LAB MODE: every fully acked p-stream reports this ABest (kbit/s); 0 (off) or 1..100000000");
-#endif
-module_param_cb(mark_data, &rapid_param_ops, &rapid_p_mark_data, 0644);
-MODULE_PARM_DESC(mark_data,
-		 "new connections mark their data for a tcp_rapid_rx receiver (12-byte option, MSS 12 bytes smaller); 0..1, default 1");
-module_param_cb(sender_estimate, &rapid_param_ops, &rapid_p_sender_estimate, 0644);
-MODULE_PARM_DESC(sender_estimate,
-		 "estimate ABest from ACK arrival times while the receiver sends no feedback; 0..1, default 1");
-module_param_cb(drain_max, &rapid_param_ops, &rapid_p_drain_max, 0644);
-MODULE_PARM_DESC(drain_max,
-		 "standing-queue drain: the largest cut of ABest (1/1000); 0 (off)..1000, default 250");
-module_param_cb(law, &rapid_param_ops, &rapid_p_law, 0644);
-MODULE_PARM_DESC(law,
-		 "steady-state control law: 0 the report's (Eq. 6 up, lower ABest adopted at once), 1 the queue law (docs/rapid.md); 0..1, default 0");
-module_param_cb(q_target_us, &rapid_param_ops, &rapid_p_q_target, 0644);
-MODULE_PARM_DESC(q_target_us,
-		 "queue law: standing-queue target above the path's delay noise (us); 100..1000000, default 2000");
-module_param_cb(law_t_ms, &rapid_param_ops, &rapid_p_law_t, 0644);
-MODULE_PARM_DESC(law_t_ms,
-		 "queue law: a standing queue above the target is drained within this time (ms); 10..10000, default 100");
-module_param_cb(adapt_tau, &rapid_param_ops, &rapid_p_adapt_tau, 0644);
-MODULE_PARM_DESC(adapt_tau,
-		 "queue law: overshoots slow the increases (tau up to 64 times); 0..1, default 1");
-module_param_cb(compete, &rapid_param_ops, &rapid_p_compete, 0644);
-MODULE_PARM_DESC(compete,
-		 "queue law: hold a share against a flow that keeps a standing queue; 0..1, default 1");
-module_param_cb(count_flows, &rapid_param_ops, &rapid_p_count_flows, 0644);
-MODULE_PARM_DESC(count_flows,
-		 "queue law: increases slow down by the number of flows rising together, counted from how ABest answers the flow's own increases; 0..1, default 1");
-module_param_cb(probe_milli, &rapid_param_ops, &rapid_p_probe, 0644);
-MODULE_PARM_DESC(probe_milli,
-		 "queue law: probe up by this share of r_avg per srtt without a queue or a higher estimate (1/1000); 0 (off) or 1..1000, default 20");
-module_param_cb(median, &rapid_param_ops, &rapid_p_median, 0644);
-MODULE_PARM_DESC(median,
-		 "steady state acts on the median of this many newest per-stream estimates (1: each alone, the report's rule); 1..7, default 3");
-module_param_cb(ss_refine, &rapid_param_ops, &rapid_p_ss_refine, 0644);
-MODULE_PARM_DESC(ss_refine,
-		 "after slow start, higher estimates are adopted at once until the first lower one, for at most this many streams (0: the report's rule, the tau filter); 0..255, default 16");
-module_param_cb(f_milli, &rapid_param_ops, &rapid_p_f_milli, 0644);
-MODULE_PARM_DESC(f_milli,
-		 "sender-side estimate: PathChirp excursion end factor F (1/1000); 1000..1000000, default 3000");
-module_param_cb(ack_noise_us, &rapid_param_ops, &rapid_p_ack_noise, 0644);
-MODULE_PARM_DESC(ack_noise_us,
-		 "sender-side estimate: ACK timing noise floor (us); 0..1000, default 10");
 
 /*
  * Event counters of all sockets and namespaces, read-only parameter

@@ -98,6 +98,7 @@
 #include <net/netns/generic.h>
 #include <net/tcp.h>
 
+#include "cc_param.h"
 #include "cc_stats.h"
 #include "compat.h"
 #include "rapid_pathchirp.h"
@@ -187,96 +188,39 @@ static void rapid_rx_count(enum rapid_rx_stat s)
 /* ---- parameters ------------------------------------------------------------ */
 
 /*
- * Every tunable is a struct rapid_rx_param behind rapid_rx_param_ops: the
- * setter refuses (-EINVAL and a pr_warn naming range and unit) anything
- * outside [min, max].  Readers use READ_ONCE(); values are read per packet
- * or per stream, so writes act on running flows.
+ * Every tunable is a struct cc_param (cc_param.h): out of its range it is
+ * refused with -EINVAL and a pr_warn naming range and unit.  Readers use
+ * READ_ONCE(); values are read per packet or per stream, so writes act on
+ * running flows.  The pathchirp bounds and defaults are rapid_pathchirp.h's.
  */
-struct rapid_rx_param {
-	unsigned int val;	/* current value */
-	unsigned int min;	/* smallest accepted value */
-	unsigned int max;	/* largest accepted value */
-	const char *unit;	/* for the refusal message */
-};
-
-static struct rapid_rx_param rapid_rx_p_max_flows = { 1024, 1, 65536, "flows" };
-static struct rapid_rx_param rapid_rx_p_idle_ms = { 10000, 100, 3600000, "ms" };
-static struct rapid_rx_param rapid_rx_p_f_milli = {
-	RAPID_PC_F_DEFAULT, RAPID_PC_F_MIN, RAPID_PC_F_MAX, "1/1000" };
-static struct rapid_rx_param rapid_rx_p_min_excursion = {
-	RAPID_PC_L_DEFAULT, 1, RAPID_PSTREAM_MAX, "gaps" };
-static struct rapid_rx_param rapid_rx_p_recv_gap_min = {
-	RAPID_PC_RECV_GAP_MIN_NS_DEFAULT, 0, RAPID_PC_RECV_GAP_MIN_NS_MAX, "ns" };
-static struct rapid_rx_param rapid_rx_p_q_noise = {
-	RAPID_PC_Q_NOISE_NS_RX_DEFAULT, 0, RAPID_PC_Q_NOISE_NS_MAX, "ns" };
-static struct rapid_rx_param rapid_rx_p_min_pkts = {
-	RAPID_PC_MIN_PKTS_DEFAULT, 2, RAPID_PSTREAM_MAX, "packets" };
-static struct rapid_rx_param rapid_rx_p_feedback_acks = { 4, 0, 65535, "ACKs" };
+CC_PARAM(max_flows, rapid_rx_p_max_flows, 0644, 1024, 1, 65536, "flows",
+	 "flows tracked per network namespace, ~1.5 KB each");
+CC_PARAM(idle_ms, rapid_rx_p_idle_ms, 0644, 10000, 100, 3600000, "ms",
+	 "a flow without marked data for this long is evicted");
+CC_PARAM(f_milli, rapid_rx_p_f_milli, 0644, 6000, 1000, 1000000, "1/1000",
+	 "excursion end factor F of the analysis");
+static_assert(RAPID_PC_F_DEFAULT == 6000 && RAPID_PC_F_MIN == 1000 &&
+	      RAPID_PC_F_MAX == 1000000);
+CC_PARAM(min_excursion, rapid_rx_p_min_excursion, 0644, 5, 1, 128, "gaps",
+	 "shortest valid excursion L of the analysis");
+static_assert(RAPID_PC_L_DEFAULT == 5 && RAPID_PSTREAM_MAX == 128);
+CC_PARAM(recv_gap_min_ns, rapid_rx_p_recv_gap_min, 0644, 1000, 0, 1000000, "ns",
+	 "receive gaps below this are coalesced arrivals, 0 = off");
+static_assert(RAPID_PC_RECV_GAP_MIN_NS_DEFAULT == 1000 &&
+	      RAPID_PC_RECV_GAP_MIN_NS_MAX == 1000000);
+CC_PARAM(q_noise_ns, rapid_rx_p_q_noise, 0644, 10000, 0, 1000000, "ns",
+	 "a delay rise counts only above this noise floor, at most 1/8 of the send gap");
+static_assert(RAPID_PC_Q_NOISE_NS_RX_DEFAULT == 10000 &&
+	      RAPID_PC_Q_NOISE_NS_MAX == 1000000);
+CC_PARAM(min_pkts, rapid_rx_p_min_pkts, 0644, 3, 2, 128, "packets",
+	 "fewer usable packets in a stream give no estimate");
+static_assert(RAPID_PC_MIN_PKTS_DEFAULT == 3);
+CC_PARAM(feedback_acks, rapid_rx_p_feedback_acks, 0644, 4, 0, 65535, "ACKs",
+	 "pure ACKs that carry each stream's result, 0 = every ACK the latest result");
 #ifdef RAPID_LAB
 /* the lab marker: a module parameter of the lab build (make LAB=1) only */
-static struct rapid_rx_param rapid_rx_p_mark_tx_port = { 0, 0, 65535, "(TCP port)" };
-#endif
-
-static int rapid_rx_param_set(const char *val, const struct kernel_param *kp)
-{
-	struct rapid_rx_param *p = kp->arg;
-	unsigned int v;
-	int ret;
-
-	ret = kstrtouint(val, 0, &v);
-	if (ret) {
-		pr_warn("%s: '%s' is not an unsigned integer\n", kp->name, val);
-		return ret;
-	}
-	if (v < p->min || v > p->max) {
-		pr_warn("%s=%u refused: must be in [%u, %u] %s\n", kp->name, v,
-			p->min, p->max, p->unit);
-		return -EINVAL;
-	}
-	WRITE_ONCE(p->val, v);
-	return 0;
-}
-
-static int rapid_rx_param_get(char *buffer, const struct kernel_param *kp)
-{
-	const struct rapid_rx_param *p = kp->arg;
-
-	return scnprintf(buffer, PAGE_SIZE, "%u\n", READ_ONCE(p->val));
-}
-
-static const struct kernel_param_ops rapid_rx_param_ops = {
-	.set = rapid_rx_param_set,
-	.get = rapid_rx_param_get,
-};
-
-module_param_cb(max_flows, &rapid_rx_param_ops, &rapid_rx_p_max_flows, 0644);
-MODULE_PARM_DESC(max_flows,
-		 "flows tracked per network namespace (flows, ~1.5 KB each); 1..65536, default 1024");
-module_param_cb(idle_ms, &rapid_rx_param_ops, &rapid_rx_p_idle_ms, 0644);
-MODULE_PARM_DESC(idle_ms,
-		 "a flow without marked data for this long is evicted (ms); 100..3600000, default 10000");
-module_param_cb(f_milli, &rapid_rx_param_ops, &rapid_rx_p_f_milli, 0644);
-MODULE_PARM_DESC(f_milli,
-		 "excursion end factor F of the analysis (1/1000); 1000..1000000, default 6000");
-module_param_cb(min_excursion, &rapid_rx_param_ops, &rapid_rx_p_min_excursion, 0644);
-MODULE_PARM_DESC(min_excursion,
-		 "shortest valid excursion L of the analysis (gaps); 1..128, default 5");
-module_param_cb(recv_gap_min_ns, &rapid_rx_param_ops, &rapid_rx_p_recv_gap_min, 0644);
-MODULE_PARM_DESC(recv_gap_min_ns,
-		 "receive gaps below this are coalesced arrivals (ns); 0 (off)..1000000, default 1000");
-module_param_cb(q_noise_ns, &rapid_rx_param_ops, &rapid_rx_p_q_noise, 0644);
-MODULE_PARM_DESC(q_noise_ns,
-		 "a delay rise counts only above this noise floor (ns; at most 1/8 of the send gap); 0..1000000, default 10000");
-module_param_cb(min_pkts, &rapid_rx_param_ops, &rapid_rx_p_min_pkts, 0644);
-MODULE_PARM_DESC(min_pkts,
-		 "fewer usable packets in a stream give no estimate (packets); 2..128, default 3");
-module_param_cb(feedback_acks, &rapid_rx_param_ops, &rapid_rx_p_feedback_acks, 0644);
-MODULE_PARM_DESC(feedback_acks,
-		 "pure ACKs that carry each stream's result (ACKs); 0 (every ACK, latest result)..65535, default 4");
-#ifdef RAPID_LAB
-module_param_cb(mark_tx_port, &rapid_rx_param_ops, &rapid_rx_p_mark_tx_port, 0644);
-MODULE_PARM_DESC(mark_tx_port,
-		 "LAB ONLY: mark outgoing data to this TCP port with synthetic 30-packet streams; 0 (off)..65535");
+CC_PARAM(mark_tx_port, rapid_rx_p_mark_tx_port, 0644, 0, 0, 65535, "TCP port",
+	 "LAB ONLY: mark outgoing data to this TCP port with synthetic 30-packet streams, 0 = off");
 #endif
 
 static int rapid_rx_stats_get(char *buffer, const struct kernel_param *kp)

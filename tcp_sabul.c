@@ -65,22 +65,12 @@
 #include <net/tcp.h>
 
 #include "cc_info.h"
+#include "cc_param.h"
 #include "compat.h"
 #include "sabul_math.h"
 
 #define CREATE_TRACE_POINTS
 #include "sabul_trace.h"
-
-static unsigned int sabul_syn_us __read_mostly = SABUL_DEF_SYN_US;
-static unsigned int sabul_alpha_ppm __read_mostly = SABUL_DEF_ALPHA_PPM;
-static unsigned int sabul_k1_milli __read_mostly = SABUL_DEF_K1_MILLI;
-static unsigned int sabul_k2_milli __read_mostly = SABUL_DEF_K2_MILLI;
-static unsigned int sabul_c_ns __read_mostly = SABUL_DEF_C_NS;
-static unsigned int sabul_b_ns __read_mostly = SABUL_DEF_B_NS;
-static unsigned int sabul_d_ns __read_mostly = SABUL_DEF_D_NS;
-static unsigned int sabul_lambda __read_mostly = SABUL_DEF_LAMBDA;
-static unsigned int sabul_min_rate_kbps __read_mostly = SABUL_DEF_MIN_RATE_KBPS;
-static unsigned int sabul_max_rate_kbps __read_mostly = SABUL_DEF_MAX_RATE_KBPS;
 
 /* Per-socket state: 48 of the ICSK_CA_PRIV_SIZE bytes. */
 struct sabul {
@@ -99,115 +89,88 @@ struct sabul {
 		unused:28;
 };
 
+/*
+ * Range-checked module parameters (cc_param.h), as in tcp_icc.c:
+ * sabul_param_check() checks a new value together with the current others
+ * through sabul_math.h's sabul_param_bounds() and sabul_params_valid()
+ * (k2 * alpha <= 0.5, min_rate <= max_rate) and the setter refuses (-EINVAL,
+ * pr_warn naming the range) instead of clamping.  Setters run under the
+ * module's parameter lock, so the cross-check cannot race with another
+ * setter.
+ */
+static bool sabul_param_check(const struct cc_param *p, unsigned int v,
+			      unsigned int *lo, unsigned int *hi);
+
+#define SABUL_PARAM(_name, _def, _lo, _hi, _unit, _text, _id)		\
+	CC_PARAM(_name, sabul_##_name, 0644, _def, _lo, _hi, _unit, _text, \
+		 .check = sabul_param_check, .id = _id)
+
+SABUL_PARAM(syn_us, 10000, 1000, 1000000, "us",
+	    "T (SYN), the constant rate control interval", SABUL_PARAM_SYN_US);
+SABUL_PARAM(alpha_ppm, 1000, 1, 500000, "1e-6",
+	    "alpha, tolerated loss rate: increase below, decrease at or above; k2*alpha <= 0.5",
+	    SABUL_PARAM_ALPHA_PPM);
+SABUL_PARAM(k1_milli, 125, 1, 10000, "1/1000",
+	    "k1, decrease: period*(1+k1*(p-alpha))+c", SABUL_PARAM_K1_MILLI);
+SABUL_PARAM(k2_milli, 10000, 0, 1000000, "1/1000",
+	    "k2, increase: period*(1-k2*(alpha-p))-d; k2*alpha <= 0.5",
+	    SABUL_PARAM_K2_MILLI);
+SABUL_PARAM(c_ns, 2000, 0, 1000000, "ns", "c, period added by a decrease",
+	    SABUL_PARAM_C_NS);
+SABUL_PARAM(b_ns, 500, 0, 1000000, "ns",
+	    "b, period added by a fast reaction to Lambda losses",
+	    SABUL_PARAM_B_NS);
+SABUL_PARAM(d_ns, 100, 0, 1000000, "ns", "d, period taken off by an increase",
+	    SABUL_PARAM_D_NS);
+SABUL_PARAM(lambda, 10, 1, 100000, "lost packets",
+	    "Lambda, lost packets within an interval per fast reaction",
+	    SABUL_PARAM_LAMBDA);
+SABUL_PARAM(min_rate_kbps, 100, 10, 100000000, "kbit/s",
+	    "floor of the sending rate, at most max_rate_kbps",
+	    SABUL_PARAM_MIN_RATE_KBPS);
+SABUL_PARAM(max_rate_kbps, 100000000, 10, 100000000, "kbit/s",
+	    "ceiling of the sending rate, at least min_rate_kbps",
+	    SABUL_PARAM_MAX_RATE_KBPS);
+
+/* sabul_math.h's bounds and defaults (unit-tested there) are the above. */
+static_assert(SABUL_DEF_SYN_US == 10000 && SABUL_SYN_US_MIN == 1000 &&
+	      SABUL_SYN_US_MAX == 1000000);
+static_assert(SABUL_DEF_ALPHA_PPM == 1000 && SABUL_ALPHA_PPM_MIN == 1 &&
+	      SABUL_ALPHA_PPM_MAX == 500000);
+static_assert(SABUL_DEF_K1_MILLI == 125 && SABUL_K1_MILLI_MIN == 1 &&
+	      SABUL_K1_MILLI_MAX == 10000);
+static_assert(SABUL_DEF_K2_MILLI == 10000 && SABUL_K2_MILLI_MIN == 0 &&
+	      SABUL_K2_MILLI_MAX == 1000000);
+static_assert(SABUL_DEF_C_NS == 2000 && SABUL_DEF_B_NS == 500 &&
+	      SABUL_DEF_D_NS == 100 && SABUL_NS_MAX == 1000000);
+static_assert(SABUL_DEF_LAMBDA == 10 && SABUL_LAMBDA_MIN == 1 &&
+	      SABUL_LAMBDA_MAX == 100000);
+static_assert(SABUL_DEF_MIN_RATE_KBPS == 100 &&
+	      SABUL_DEF_MAX_RATE_KBPS == 100000000 &&
+	      SABUL_RATE_KBPS_MIN == 10 && SABUL_RATE_KBPS_MAX == 100000000);
+
 /* One consistent-enough copy of the tunables for one decision. */
 static void sabul_params_load(struct sabul_params *p)
 {
-	p->syn_us = READ_ONCE(sabul_syn_us);
-	p->alpha_ppm = READ_ONCE(sabul_alpha_ppm);
-	p->k1_milli = READ_ONCE(sabul_k1_milli);
-	p->k2_milli = READ_ONCE(sabul_k2_milli);
-	p->c_ns = READ_ONCE(sabul_c_ns);
-	p->b_ns = READ_ONCE(sabul_b_ns);
-	p->d_ns = READ_ONCE(sabul_d_ns);
-	p->lambda = READ_ONCE(sabul_lambda);
-	p->min_rate_kbps = READ_ONCE(sabul_min_rate_kbps);
-	p->max_rate_kbps = READ_ONCE(sabul_max_rate_kbps);
+	p->syn_us = READ_ONCE(sabul_syn_us.val);
+	p->alpha_ppm = READ_ONCE(sabul_alpha_ppm.val);
+	p->k1_milli = READ_ONCE(sabul_k1_milli.val);
+	p->k2_milli = READ_ONCE(sabul_k2_milli.val);
+	p->c_ns = READ_ONCE(sabul_c_ns.val);
+	p->b_ns = READ_ONCE(sabul_b_ns.val);
+	p->d_ns = READ_ONCE(sabul_d_ns.val);
+	p->lambda = READ_ONCE(sabul_lambda.val);
+	p->min_rate_kbps = READ_ONCE(sabul_min_rate_kbps.val);
+	p->max_rate_kbps = READ_ONCE(sabul_max_rate_kbps.val);
 }
 
-/*
- * Range-checked module parameters, as in tcp_icc.c: the setter checks the
- * new value together with the current others through sabul_params_valid()
- * (k2 * alpha <= 0.5, min_rate <= max_rate) and refuses (-EINVAL, pr_warn
- * naming the range) instead of clamping.  Setters run under the module's
- * parameter lock, so the cross-check cannot race with another setter.
- */
-struct sabul_param_desc {
-	unsigned int	*val;	/* the variable behind the parameter */
-	enum sabul_param which;	/* its index for sabul_param_bounds() */
-	const char	*unit;	/* for the refusal message */
-};
-
-static const struct sabul_param_desc sabul_param_descs[] = {
-	{ &sabul_syn_us, SABUL_PARAM_SYN_US, "us" },
-	{ &sabul_alpha_ppm, SABUL_PARAM_ALPHA_PPM, "1e-6 (and k2 * alpha <= 0.5)" },
-	{ &sabul_k1_milli, SABUL_PARAM_K1_MILLI, "1/1000" },
-	{ &sabul_k2_milli, SABUL_PARAM_K2_MILLI, "1/1000 (and k2 * alpha <= 0.5)" },
-	{ &sabul_c_ns, SABUL_PARAM_C_NS, "ns" },
-	{ &sabul_b_ns, SABUL_PARAM_B_NS, "ns" },
-	{ &sabul_d_ns, SABUL_PARAM_D_NS, "ns" },
-	{ &sabul_lambda, SABUL_PARAM_LAMBDA, "lost packets" },
-	{ &sabul_min_rate_kbps, SABUL_PARAM_MIN_RATE_KBPS, "kbit/s (<= max_rate_kbps)" },
-	{ &sabul_max_rate_kbps, SABUL_PARAM_MAX_RATE_KBPS, "kbit/s (>= min_rate_kbps)" },
-};
-
-static int sabul_param_set(const char *val, const struct kernel_param *kp)
+static bool sabul_param_check(const struct cc_param *p, unsigned int v,
+			      unsigned int *lo, unsigned int *hi)
 {
-	const struct sabul_param_desc *d = NULL;
-	struct sabul_params p;
-	unsigned int v;
-	u32 lo, hi;
-	size_t i;
-	int ret;
-
-	for (i = 0; i < ARRAY_SIZE(sabul_param_descs); i++)
-		if (sabul_param_descs[i].val == kp->arg)
-			d = &sabul_param_descs[i];
-	if (!d)
-		return -EINVAL;
-
-	ret = kstrtouint(val, 0, &v);
-	if (ret) {
-		pr_warn("%s: not an unsigned integer\n", kp->name);
-		return ret;
-	}
-
-	sabul_params_load(&p);
-	sabul_param_store(&p, d->which, v);
-	sabul_param_bounds(d->which, &p, &lo, &hi);
-	if (v < lo || v > hi || !sabul_params_valid(&p)) {
-		pr_warn("%s=%u refused: must be in [%u, %u] %s\n",
-			kp->name, v, lo, hi, d->unit);
-		return -EINVAL;
-	}
-	WRITE_ONCE(*d->val, v);
-	return 0;
+	return cc_param_cross_check(struct sabul_params, sabul_params_load,
+				    sabul_param_store, sabul_param_bounds,
+				    sabul_params_valid, p, v, lo, hi);
 }
-
-static const struct kernel_param_ops sabul_param_ops = {
-	.set = sabul_param_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(syn_us, &sabul_param_ops, &sabul_syn_us, 0644);
-MODULE_PARM_DESC(syn_us,
-		 "T (SYN), the constant rate control interval (us); 1000..1000000, default 10000");
-module_param_cb(alpha_ppm, &sabul_param_ops, &sabul_alpha_ppm, 0644);
-MODULE_PARM_DESC(alpha_ppm,
-		 "alpha, tolerated loss rate (1e-6): increase below, decrease at or above; 1..500000 with k2*alpha <= 0.5, default 1000 (0.001)");
-module_param_cb(k1_milli, &sabul_param_ops, &sabul_k1_milli, 0644);
-MODULE_PARM_DESC(k1_milli,
-		 "k1, decrease: period*(1+k1*(p-alpha))+c (1/1000); 1..10000, default 125");
-module_param_cb(k2_milli, &sabul_param_ops, &sabul_k2_milli, 0644);
-MODULE_PARM_DESC(k2_milli,
-		 "k2, increase: period*(1-k2*(alpha-p))-d (1/1000); 0..1000000 with k2*alpha <= 0.5, default 10000 (10)");
-module_param_cb(c_ns, &sabul_param_ops, &sabul_c_ns, 0644);
-MODULE_PARM_DESC(c_ns,
-		 "c, period added by a decrease (ns); 0..1000000, default 2000");
-module_param_cb(b_ns, &sabul_param_ops, &sabul_b_ns, 0644);
-MODULE_PARM_DESC(b_ns,
-		 "b, period added by a fast reaction to Lambda losses (ns); 0..1000000, default 500");
-module_param_cb(d_ns, &sabul_param_ops, &sabul_d_ns, 0644);
-MODULE_PARM_DESC(d_ns,
-		 "d, period taken off by an increase (ns); 0..1000000, default 100");
-module_param_cb(lambda, &sabul_param_ops, &sabul_lambda, 0644);
-MODULE_PARM_DESC(lambda,
-		 "Lambda, lost packets within an interval per fast reaction; 1..100000, default 10");
-module_param_cb(min_rate_kbps, &sabul_param_ops, &sabul_min_rate_kbps, 0644);
-MODULE_PARM_DESC(min_rate_kbps,
-		 "floor of the sending rate (kbit/s); 10..max_rate_kbps, default 100");
-module_param_cb(max_rate_kbps, &sabul_param_ops, &sabul_max_rate_kbps, 0644);
-MODULE_PARM_DESC(max_rate_kbps,
-		 "ceiling of the sending rate (kbit/s); min_rate_kbps..100000000, default 100000000");
 
 /* A pacing rate in B/s that TCP honours: never 0 or ~0UL ("not paced"). */
 static void sabul_set_pacing_rate(struct sock *sk, u64 rate)
@@ -259,7 +222,7 @@ static void sabul_init(struct sock *sk)
 	ca->ready = 1;
 	ca->in_start = 1;
 	ca->lost_seen = tp->lost;
-	ca->period_ps = sabul_kbps_to_period(READ_ONCE(sabul_min_rate_kbps),
+	ca->period_ps = sabul_kbps_to_period(READ_ONCE(sabul_min_rate_kbps.val),
 					     sabul_mss(tp));
 	sabul_interval_restart(sk);
 	sabul_set_pacing_rate(sk, sabul_start_rate(tcp_snd_cwnd(tp),
@@ -462,7 +425,7 @@ static size_t sabul_get_info(struct sock *sk, u32 ext, int *attr,
 		memset(&si, 0, sizeof(si));
 		si.period_ns = start ? 0 : (u32)min_t(u64, ns, U32_MAX);
 		si.p_ppm = READ_ONCE(ca->p_ppm);
-		si.syn_us = READ_ONCE(sabul_syn_us);
+		si.syn_us = READ_ONCE(sabul_syn_us.val);
 		si.phase = start ? 0 : 1;
 		BUILD_BUG_ON(sizeof(si) > sizeof(*info));
 		memcpy(info, &si, sizeof(si));

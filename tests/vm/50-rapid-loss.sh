@@ -29,7 +29,7 @@ rapid_reload || { kt_fail "reload tcp_rapid"; kt_done; }
 rmmod tcp_rapid
 kt_check_not "insmod tcp_rapid n=1 is refused" insmod "$LAB_MODDIR/tcp_rapid.ko" n=1
 kt_check "the refusal names the parameter and its range" \
-	bash -c "dmesg | tail -n 5 | grep -q 'n=1 refused: must be \[2, 128\] packets'"
+	bash -c "dmesg | tail -n 5 | grep -q 'n=1 refused: must be in \[2, 128\] packets'"
 # (a read-only parameter without a ->set would be called through NULL here)
 kt_check_not "insmod tcp_rapid stats=1 is refused (read-only)" insmod "$LAB_MODDIR/tcp_rapid.ko" stats=1
 kt_check "insmod tcp_rapid with valid parameters" insmod "$LAB_MODDIR/tcp_rapid.ko" n=30 m=1070
