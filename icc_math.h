@@ -353,27 +353,4 @@ static inline u32 icc_info_decrease_gain(u32 cwnd, const struct icc_params *p)
 	return (ICC_MILLI - b) * ICC_INFO_GAIN_SCALE / ICC_MILLI;
 }
 
-/*
- * icc_wmax_rate() - the sending rate Wmax stands for, in bytes per second:
- * Wmax * mss / srtt, with @wmax in units, @mss in bytes and @srtt_us in
- * microseconds.  0 without an RTT sample; saturates at U64_MAX.
- */
-static inline u64 icc_wmax_rate(u64 wmax, u32 mss, u32 srtt_us)
-{
-	/* Wmax in 1/1000 packet (< 4.3e12) times an mss below 64 KiB stays
-	 * under 2.9e17; larger products saturate.
-	 */
-	u64 wm = div64_u64(wmax, ICC_MILLI_UNITS);
-	u64 bytes_milli = icc_mul_sat(wm, mss);	/* 1/1000 byte */
-	u64 q, r;
-
-	if (!srtt_us)
-		return 0;
-	/* bytes_milli / 1000 * 1e6 / srtt = bytes_milli * 1000 / srtt */
-	q = div_u64(bytes_milli, srtt_us);
-	r = bytes_milli - q * srtt_us;
-	return icc_add_sat(icc_mul_sat(q, ICC_MILLI),
-			   div_u64(r * ICC_MILLI, srtt_us));
-}
-
 #endif /* ICC_MATH_H */

@@ -482,15 +482,6 @@ static inline void pert_win_update_max(struct pert_rtt_win *w, u32 v_us,
 		w->max_cur = v_us;
 }
 
-/* the same sample into both windows */
-static inline void pert_win_update(struct pert_rtt_win *w, u32 rtt_us,
-				   u32 now_us, u32 min_win_us, u32 max_win_us,
-				   bool hold_min)
-{
-	pert_win_update_min(w, rtt_us, now_us, min_win_us, hold_min);
-	pert_win_update_max(w, rtt_us, now_us, max_win_us);
-}
-
 /* min_rtt in us; PERT_WIN_MIN_EMPTY when no sample is in force */
 static inline u32 pert_win_min(const struct pert_rtt_win *w)
 {

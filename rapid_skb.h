@@ -153,24 +153,6 @@ static inline bool rapid_skb_tcp_signed(const u8 *opts, unsigned int optlen)
 }
 
 /*
- * Locate the TCP options of @skb (skb->data at the IP header): *opt points
- * to *optlen bytes of linear options (0 when the header has none).  Returns
- * 0 or a negative errno as rapid_skb_parse_tcp().
- */
-static inline int rapid_skb_tcp_options(struct sk_buff *skb, const u8 **opt,
-					unsigned int *optlen)
-{
-	struct rapid_skb_tcp t;
-	int err = rapid_skb_parse_tcp(skb, &t);
-
-	if (err)
-		return err;
-	*opt = t.opts;
-	*optlen = t.optlen;
-	return 0;
-}
-
-/*
  * Fix the TCP checksum after the segment's header or length changed: the
  * pseudo-header seed for CHECKSUM_PARTIAL (as tcp_v4_send_check() /
  * tcp_v6_send_check() write it), else the full checksum in software.

@@ -431,13 +431,6 @@ static void test_info(void)
 	tap_eq(icc_info_inc_gain(U64_MAX), U32_MAX, "icc: info inc saturates");
 	tap_eq(icc_info_decrease_gain(100, &p), 224, "icc: info decrease 0.875 -> 224/256");
 	tap_eq(icc_info_decrease_gain(13, &p), 128, "icc: info decrease below low_window 0.5");
-	/* 100 packets * 1448 bytes / 100 ms = 1448000 bytes/s */
-	tap_eq(icc_wmax_rate(U(100), 1448, 100000), 1448000, "icc: info Wmax rate 1448000 B/s");
-	/* 93.75 * 1448 / 0.03 s = 4525000 */
-	tap_eq(icc_wmax_rate(U(93.75), 1448, 30000), 4525000, "icc: info fractional Wmax rate");
-	tap_eq(icc_wmax_rate(U(100), 1448, 0), 0, "icc: info rate without RTT is 0");
-	tap_eq(icc_wmax_rate(0, 1448, 1000), 0, "icc: info rate with Wmax 0 is 0");
-	tap_ok(icc_wmax_rate(U64_MAX, U32_MAX, 1) == U64_MAX, "icc: info rate saturates");
 }
 
 /* ---- simulated flows --------------------------------------------------- */
