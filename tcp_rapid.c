@@ -120,6 +120,7 @@
 #include <net/tcp.h>
 
 #include "cc_info.h"
+#include "cc_pacing.h"
 #include "cc_param.h"
 #include "cc_stats.h"
 #include "compat.h"
@@ -456,20 +457,6 @@ static void rapid_cfg_load(struct rapid_cfg *cfg)
 
 /* ---- pacing and cwnd --------------------------------------------------- */
 
-/* A pacing rate in B/s that TCP honours: never 0 or ~0UL ("not paced"). */
-static void rapid_set_pacing_rate(struct sock *sk, u64 rate)
-{
-	u64 max_rate = READ_ONCE(sk->sk_max_pacing_rate);
-
-	if (rate > max_rate)
-		rate = max_rate;
-	if (rate >= ULONG_MAX)
-		rate = ULONG_MAX - 1;
-	if (!rate)
-		rate = 1;
-	WRITE_ONCE(sk->sk_pacing_rate, (unsigned long)rate);
-}
-
 /*
  * Make TCP add exactly `rate`'s gap after the data segment leaving now.
  * tcp_update_skb_after_send() subtracts min(gap / 2, credit), credit being
@@ -489,13 +476,13 @@ static void rapid_pace_segment(struct sock *sk, const struct sk_buff *skb,
 	u64 max_rate = READ_ONCE(sk->sk_max_pacing_rate);
 
 	if (tcp_sk(sk)->data_segs_out < RAPID_TCP_UNPACED_SEGS) {
-		rapid_set_pacing_rate(sk, rate);
+		cc_set_pacing_rate(sk, rate);
 		ca->edt_ns = t;
 		return;
 	}
 	rate = clamp_t(u64, rate, 1, min_t(u64, max_rate, ULONG_MAX - 1));
 	rate = rapid_edt_rate(rate, len, credit);
-	rapid_set_pacing_rate(sk, rate);
+	cc_set_pacing_rate(sk, rate);
 	ca->edt_ns = t + rapid_tcp_gap_ns(rate, len, credit);
 }
 
@@ -1577,7 +1564,7 @@ static void rapid_init(struct sock *sk)
 	WRITE_ONCE(sk->sk_pacing_shift, READ_ONCE(rapid_p_pacing_shift.val));
 	ca->pacing_on = cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE,
 				SK_PACING_NEEDED) == SK_PACING_NONE;
-	rapid_set_pacing_rate(sk, ca->ctl.r_avg);
+	cc_set_pacing_rate(sk, ca->ctl.r_avg);
 	rapid_set_cwnd(sk);
 }
 

@@ -65,6 +65,7 @@
 #include <net/tcp.h>
 
 #include "cc_info.h"
+#include "cc_pacing.h"
 #include "cc_param.h"
 #include "compat.h"
 #include "sabul_math.h"
@@ -172,20 +173,6 @@ static bool sabul_param_check(const struct cc_param *p, unsigned int v,
 				    sabul_params_valid, p, v, lo, hi);
 }
 
-/* A pacing rate in B/s that TCP honours: never 0 or ~0UL ("not paced"). */
-static void sabul_set_pacing_rate(struct sock *sk, u64 rate)
-{
-	u64 max_rate = READ_ONCE(sk->sk_max_pacing_rate);
-
-	if (rate > max_rate)
-		rate = max_rate;
-	if (rate >= ULONG_MAX)
-		rate = ULONG_MAX - 1;
-	if (!rate)
-		rate = 1;
-	WRITE_ONCE(sk->sk_pacing_rate, (unsigned long)rate);
-}
-
 static u32 sabul_mss(const struct tcp_sock *tp)
 {
 	return tp->mss_cache ? tp->mss_cache : 1;
@@ -225,9 +212,9 @@ static void sabul_init(struct sock *sk)
 	ca->period_ps = sabul_kbps_to_period(READ_ONCE(sabul_min_rate_kbps.val),
 					     sabul_mss(tp));
 	sabul_interval_restart(sk);
-	sabul_set_pacing_rate(sk, sabul_start_rate(tcp_snd_cwnd(tp),
-						   sabul_mss(tp),
-						   tp->srtt_us >> 3));
+	cc_set_pacing_rate(sk, sabul_start_rate(tcp_snd_cwnd(tp),
+						sabul_mss(tp),
+						tp->srtt_us >> 3));
 	ca->pacing_on = cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE,
 				SK_PACING_NEEDED) == SK_PACING_NONE;
 }
@@ -279,9 +266,9 @@ static void sabul_start(struct sock *sk, const struct rate_sample *rs)
 		ca->bw_max = bw;
 	if (tcp_is_cwnd_limited(sk) && rs->acked_sacked)
 		tcp_slow_start(tp, rs->acked_sacked);
-	sabul_set_pacing_rate(sk, sabul_start_rate(tcp_snd_cwnd(tp),
-						   sabul_mss(tp),
-						   tp->srtt_us >> 3));
+	cc_set_pacing_rate(sk, sabul_start_rate(tcp_snd_cwnd(tp),
+						sabul_mss(tp),
+						tp->srtt_us >> 3));
 }
 
 /* The rate control proper: fast reaction per ACK, the rules per interval. */
@@ -358,8 +345,8 @@ static void sabul_cong_control(COMPAT_CONG_CONTROL_ARGS)
 
 	cwnd = sabul_cwnd_bound(ca->period_ps, tp->srtt_us >> 3, p.syn_us);
 	tcp_snd_cwnd_set(tp, min(cwnd, tp->snd_cwnd_clamp));
-	sabul_set_pacing_rate(sk, sabul_period_to_rate(ca->period_ps,
-						       sabul_mss(tp)));
+	cc_set_pacing_rate(sk, sabul_period_to_rate(ca->period_ps,
+						    sabul_mss(tp)));
 }
 
 /* The window belongs to the rate control: a loss leaves ssthresh alone. */
@@ -392,7 +379,7 @@ static void sabul_set_state(struct sock *sk, u8 new_state)
 	old = ca->period_ps;
 	ca->period_ps = sabul_period_clamp(sabul_decrease(old, SABUL_PPM, &p),
 					   mss, &p);
-	sabul_set_pacing_rate(sk, sabul_period_to_rate(ca->period_ps, mss));
+	cc_set_pacing_rate(sk, sabul_period_to_rate(ca->period_ps, mss));
 	trace_sabul_rate(sk, SABUL_ACT_RTO, 0, 0, SABUL_PPM,
 			 sabul_period_ns(old), sabul_period_ns(ca->period_ps),
 			 sabul_rate_kbps(ca->period_ps, mss));
