@@ -273,14 +273,14 @@ static struct tcp_congestion_ops tcp_rapid_ops;
 /*
  * Module parameters (cc_param.h): out of range they are refused (-EINVAL
  * and a pr_warn naming the range and unit), min_rate_kbps <= max_rate_kbps
- * is kept by rapid_rate_check(), and where 0 means "off" it is accepted
+ * is kept by rapid_check_rate(), and where 0 means "off" it is accepted
  * too.  Readers use READ_ONCE() and see either value.  Values are read when
  * a stream starts (N, m, fixed rate), when an ABest or a loss is handled
  * (tau, rates, loss factor) and at .init (initial rate, pacing shift,
  * stream_slots), so writes take effect on running sockets.  The bounds and
  * defaults the pure headers name too are checked against them below.
  */
-static bool rapid_rate_check(const struct cc_param *p, unsigned int v,
+static bool rapid_check_rate(const struct cc_param *p, unsigned int v,
 			     unsigned int *lo, unsigned int *hi);
 
 CC_PARAM(n, rapid_p_n, 0644, 30, 2, 128, "packets",
@@ -294,10 +294,10 @@ CC_PARAM(initial_rate_kbps, rapid_p_init_rate, 0644, 100, 10, 100000000,
 CC_PARAM(tau_ms, rapid_p_tau, 0644, 200, 1, 60000, "ms",
 	 "convergence time tau of increases, Eq. 6");
 CC_PARAM(min_rate_kbps, rapid_p_min_rate, 0644, 10, 10, 100000000, "kbit/s",
-	 "floor of r_avg, at most max_rate_kbps", .check = rapid_rate_check);
+	 "floor of r_avg, at most max_rate_kbps", .check = rapid_check_rate);
 CC_PARAM(max_rate_kbps, rapid_p_max_rate, 0644, 100000000, 10, 100000000,
 	 "kbit/s", "ceiling of r_avg and slow start's r_1, at least min_rate_kbps",
-	 .check = rapid_rate_check);
+	 .check = rapid_check_rate);
 CC_PARAM(pacing_shift, rapid_p_pacing_shift, 0644, 7, 1, 10,
 	 "rate >> shift bytes", "sk_pacing_shift of new sockets, TSQ's budget");
 CC_PARAM(loss_factor, rapid_p_loss_factor, 0644, 700, 100, 1000, "1/1000",
@@ -364,7 +364,7 @@ static_assert(RAPID_SEST_Q_NOISE_NS_DEF == 10 * NSEC_PER_USEC &&
 	      RAPID_PC_Q_NOISE_NS_MAX == 1000 * NSEC_PER_USEC);
 
 /* min_rate_kbps at most max_rate_kbps, and the other way round. */
-static bool rapid_rate_check(const struct cc_param *p, unsigned int v,
+static bool rapid_check_rate(const struct cc_param *p, unsigned int v,
 			     unsigned int *lo, unsigned int *hi)
 {
 	if (p == &rapid_p_min_rate)
@@ -413,7 +413,7 @@ static void rapid_count(enum rapid_stat s)
 	this_cpu_inc(rapid_stats[s]);
 }
 
-static int rapid_stats_get(char *buffer, const struct kernel_param *kp)
+static int rapid_get_stats(char *buffer, const struct kernel_param *kp)
 {
 	unsigned long v[RAPID_NSTATS];
 	int i;
@@ -425,13 +425,13 @@ static int rapid_stats_get(char *buffer, const struct kernel_param *kp)
 
 static const struct kernel_param_ops rapid_stats_ops = {
 	.set = cc_stats_set,
-	.get = rapid_stats_get,
+	.get = rapid_get_stats,
 };
 
 module_param_cb(stats, &rapid_stats_ops, NULL, 0444);
 MODULE_PARM_DESC(stats, "read-only event counters, all sockets: \"name value\" lines");
 
-static void rapid_cfg_load(struct rapid_cfg *cfg)
+static void rapid_load_cfg(struct rapid_cfg *cfg)
 {
 	cfg->init_rate = rapid_kbps_to_rate(READ_ONCE(rapid_p_init_rate.val));
 	cfg->min_rate = rapid_kbps_to_rate(READ_ONCE(rapid_p_min_rate.val));
@@ -563,7 +563,7 @@ static struct rapid_stream *rapid_ring_current(struct rapid *ca)
 }
 
 /* The unacknowledged stream that carried sequence number seq, if any. */
-static struct rapid_stream *rapid_ring_find_seq(struct rapid *ca, u32 seq)
+static struct rapid_stream *rapid_find_stream_by_seq(struct rapid *ca, u32 seq)
 {
 	struct rapid_ring *ring = ca->ring;
 	u16 i;
@@ -579,8 +579,9 @@ static struct rapid_stream *rapid_ring_find_seq(struct rapid *ca, u32 seq)
 	return NULL;
 }
 
-static void rapid_ring_push(struct rapid *ca, const struct rapid_schedule *s,
-			    u32 id, u32 k, u32 seq, u64 t_ns, u32 mss)
+static void rapid_record_stream(struct rapid *ca,
+				const struct rapid_schedule *s,
+				u32 id, u32 k, u32 seq, u64 t_ns, u32 mss)
 {
 	struct rapid_ring *ring = ca->ring;
 	struct rapid_stream *rec;
@@ -613,7 +614,7 @@ static void rapid_ring_push(struct rapid *ca, const struct rapid_schedule *s,
 }
 
 /* End the current stream early; the next new segment starts another. */
-static void rapid_stream_truncate(struct rapid *ca)
+static void rapid_truncate_stream(struct rapid *ca)
 {
 	struct rapid_stream *rec = rapid_ring_current(ca);
 
@@ -627,7 +628,7 @@ static void rapid_stream_truncate(struct rapid *ca)
 /* ---- the estimator interface ------------------------------------------ */
 
 /* The recorded stream with this id, if it is still in the ring. */
-static struct rapid_stream *rapid_ring_find_id(struct rapid *ca, u32 id)
+static struct rapid_stream *rapid_find_stream_by_id(struct rapid *ca, u32 id)
 {
 	struct rapid_ring *ring = ca->ring;
 	u16 i;
@@ -657,7 +658,7 @@ static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest,
 
 	if (!ca->ctl.n)
 		return;
-	rapid_cfg_load(&cfg);
+	rapid_load_cfg(&cfg);
 	cfg.ss_r1_cap = ss_r1_cap;
 	if (ca->ring)
 		ca->ring->abest_kbps = rapid_rate_to_kbps(abest);
@@ -734,7 +735,7 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 	 * samples see one stream per round trip (1.9 Mbit/s on a 50 Mbit/s,
 	 * 100 ms path with 16-packet streams), so there the maximum also
 	 * holds the rate at which the path delivered each stream, from its
-	 * ACKs (rapid_sest_close()): the fast end of an m = 2 stream arrives
+	 * ACKs (rapid_close_sest()): the fast end of an m = 2 stream arrives
 	 * at what the bottleneck carries.  Slow start left at 3.5 Mbit/s on
 	 * that path before, and took 9.5 round trips to 90%.  A "no trend"
 	 * below the cap grows slow start's r_1 at most to it; the refinement
@@ -776,7 +777,7 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
  * otherwise drive r_avg to the stream tops and on, far above what the path
  * delivers; one that lies low would hold the flow near the rate floor.
  */
-static void rapid_fb_check_apply(struct sock *sk, u32 id, u32 rule, u64 abest,
+static void rapid_check_apply_fb(struct sock *sk, u32 id, u32 rule, u64 abest,
 				 bool truncated, const struct rapid_stream *rec)
 {
 	struct rapid *ca = inet_csk_ca(sk);
@@ -864,7 +865,7 @@ static void rapid_fb_check_apply(struct sock *sk, u32 id, u32 rule, u64 abest,
  * like loss in two consecutive streams.  Loss without a standing queue is
  * random, not congestion.
  */
-static bool rapid_stream_judge(struct sock *sk, u32 id,
+static bool rapid_judge_stream(struct sock *sk, u32 id,
 			       struct rapid_stream *rec)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -881,7 +882,7 @@ static bool rapid_stream_judge(struct sock *sk, u32 id,
 	ca->lost_snap = tp->lost;
 	if (rec)
 		rec->flags |= RAPID_SF_JUDGED | (lossy ? RAPID_SF_LOSSY : 0);
-	rapid_cfg_load(&cfg);
+	rapid_load_cfg(&cfg);
 	if (rapid_ctl_on_stream_done(&ca->ctl, &cfg, id, lossy) ==
 	    RAPID_EV_LOSS_REDUCE)
 		ca->flags |= RAPID_F_LOSS;
@@ -930,10 +931,10 @@ static void rapid_judge_streams(struct sock *sk)
 		if (!(rec->flags & RAPID_SF_CLOSED) || after(rec->end_seq, front))
 			break;
 		if (!(rec->flags & RAPID_SF_JUDGED))
-			rapid_stream_judge(sk, rec->id, rec);
+			rapid_judge_stream(sk, rec->id, rec);
 		if (rec->flags & RAPID_SF_FB_PENDING) {
 			rec->flags &= ~RAPID_SF_FB_PENDING;
-			rapid_fb_check_apply(sk, rec->id, rec->fb_rule,
+			rapid_check_apply_fb(sk, rec->id, rec->fb_rule,
 					     rec->fb_abest, rec->fb_truncated, rec);
 		}
 	}
@@ -943,7 +944,7 @@ static void rapid_judge_streams(struct sock *sk)
  * The queue law's clock (law=1): the standing-queue sample of the stream
  * that completed, competition, then the law's cut or probe.
  */
-static void rapid_law_update(struct sock *sk, u32 id)
+static void rapid_update_law(struct sock *sk, u32 id)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct rapid *ca = inet_csk_ca(sk);
@@ -951,7 +952,7 @@ static void rapid_law_update(struct sock *sk, u32 id)
 	struct rapid_cfg cfg;
 
 	rapid_law_queue(&ca->ring->law, now, ca->ring->qd_us, srtt);
-	rapid_cfg_load(&cfg);
+	rapid_load_cfg(&cfg);
 	if (cfg.law != RAPID_LAW_QUEUE)
 		return;
 	rapid_law_competing(&ca->ring->law, &cfg, tcp_min_rtt(tp));
@@ -964,8 +965,8 @@ static void rapid_law_update(struct sock *sk, u32 id)
 }
 
 /* Stream id has been fully acknowledged; rec is its record, if any. */
-static void rapid_stream_done(struct sock *sk, u32 id,
-			      struct rapid_stream *rec)
+static void rapid_complete_stream(struct sock *sk, u32 id,
+				  struct rapid_stream *rec)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct rapid *ca = inet_csk_ca(sk);
@@ -989,7 +990,7 @@ static void rapid_stream_done(struct sock *sk, u32 id,
 	}
 	/* unrecorded streams (ring full or none) are judged here */
 	if (!rec || !(rec->flags & RAPID_SF_JUDGED))
-		lossy = rapid_stream_judge(sk, id, rec);
+		lossy = rapid_judge_stream(sk, id, rec);
 	else
 		lossy = rec->flags & RAPID_SF_LOSSY;
 	if (ca->ring && ca->ring->win_rtt_us != U32_MAX) {
@@ -998,7 +999,7 @@ static void rapid_stream_done(struct sock *sk, u32 id,
 		ca->ring->qd_us = ca->ring->win_rtt_us > base ?
 				  ca->ring->win_rtt_us - base : 0;
 		ca->ring->win_rtt_us = U32_MAX;
-		rapid_law_update(sk, id);
+		rapid_update_law(sk, id);
 	}
 	rapid_check_pacing(sk);
 
@@ -1031,7 +1032,7 @@ static void rapid_stream_done(struct sock *sk, u32 id,
 }
 
 /* A delivery rate (B/s) for the maximum of the last round trips. */
-static void rapid_dr_push(struct sock *sk, u64 rate)
+static void rapid_push_dr(struct sock *sk, u64 rate)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	struct rapid *ca = inet_csk_ca(sk);
@@ -1049,13 +1050,13 @@ static void rapid_update_dr(struct sock *sk, const struct rate_sample *rs)
 {
 	if (rs->delivered <= 0 || rs->interval_us <= 0)
 		return;
-	rapid_dr_push(sk, div64_u64((u64)rs->delivered *
+	rapid_push_dr(sk, div64_u64((u64)rs->delivered *
 				    tcp_sk(sk)->mss_cache * USEC_PER_SEC,
 				    rs->interval_us));
 }
 
 /* Analyse the stream the sender-side estimator followed; keep the result. */
-static void rapid_sest_close(struct sock *sk, struct rapid_sest *e,
+static void rapid_close_sest(struct sock *sk, struct rapid_sest *e,
 			     struct rapid_stream *rec)
 {
 	struct rapid *ca = inet_csk_ca(sk);
@@ -1072,7 +1073,7 @@ static void rapid_sest_close(struct sock *sk, struct rapid_sest *e,
 	 * (rapid_on_estimate()).
 	 */
 	if (ca->ctl.phase == RAPID_PHASE_SS || ca->ctl.refine)
-		rapid_dr_push(sk, rapid_sest_delivery_rate(e));
+		rapid_push_dr(sk, rapid_sest_delivery_rate(e));
 	if (!rapid_sest_as_planned(e, rec->sent, rec->t_last_ns - rec->t_first_ns)) {
 		rapid_count(RAPID_ST_SEST_LATE);
 		e->id = 0;
@@ -1102,7 +1103,7 @@ static void rapid_sest_close(struct sock *sk, struct rapid_sest *e,
  * carries none.  The stream that holds the hole (snd_una inside it) or a
  * retransmission stops its record: its prefix is analysed.
  */
-static void rapid_sest_on_ack(struct sock *sk)
+static void rapid_feed_sest(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct rapid *ca = inet_csk_ca(sk);
@@ -1138,7 +1139,7 @@ static void rapid_sest_on_ack(struct sock *sk)
 			rapid_sest_ack(e, pkts, tp->tcp_clock_cache);
 		if (!full)
 			break;
-		rapid_sest_close(sk, e, rec);
+		rapid_close_sest(sk, e, rec);
 	}
 }
 
@@ -1154,7 +1155,7 @@ static void rapid_complete_streams(struct sock *sk)
 
 		if (!(rec->flags & RAPID_SF_CLOSED) || after(rec->end_seq, una))
 			break;
-		rapid_stream_done(sk, rec->id, rec);
+		rapid_complete_stream(sk, rec->id, rec);
 		ring->tail++;
 	}
 	/* the current stream, also when it has no record */
@@ -1162,7 +1163,7 @@ static void rapid_complete_streams(struct sock *sk)
 	    !after(ca->cur_end_seq, una)) {
 		ca->cur_done = 1;
 		if (!ca->cur_recorded)
-			rapid_stream_done(sk, ca->ctl.launched_id, NULL);
+			rapid_complete_stream(sk, ca->ctl.launched_id, NULL);
 	}
 }
 
@@ -1258,7 +1259,7 @@ static void rapid_probe_ack(void *data, struct sock *sk,
 
 static struct tracepoint *rapid_tp_tcp_probe;
 
-static void rapid_tp_lookup(struct tracepoint *tp, void *priv)
+static void rapid_lookup_tp(struct tracepoint *tp, void *priv)
 {
 	if (!strcmp(tp->name, "tcp_probe"))
 		rapid_tp_tcp_probe = tp;
@@ -1285,7 +1286,7 @@ static void rapid_apply_params(struct rapid *ca, const struct rapid_cfg *cfg)
 	}
 }
 
-static void rapid_stream_start(struct sock *sk, const struct sk_buff *skb,
+static void rapid_start_stream(struct sock *sk, const struct sk_buff *skb,
 			       u32 seq)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -1294,7 +1295,7 @@ static void rapid_stream_start(struct sock *sk, const struct sk_buff *skb,
 	struct rapid_cfg cfg;
 	u32 id, avail, k;
 
-	rapid_cfg_load(&cfg);
+	rapid_load_cfg(&cfg);
 	rapid_apply_params(ca, &cfg);
 	/* slow start: no slower than one stream per smoothed RTT */
 	rapid_ctl_ss_raise(&ca->ctl, &cfg,
@@ -1321,8 +1322,8 @@ static void rapid_stream_start(struct sock *sk, const struct sk_buff *skb,
 	avail = DIV_ROUND_UP(tp->write_seq - seq, max(tp->mss_cache, 1U));
 	k = rapid_cursor_start(&ca->cur, &s, avail, &eff);
 	ca->cur_done = 0;
-	rapid_ring_push(ca, &eff, id, k, seq, ktime_to_ns(skb->tstamp),
-			tp->mss_cache);
+	rapid_record_stream(ca, &eff, id, k, seq, ktime_to_ns(skb->tstamp),
+			    tp->mss_cache);
 	trace_rapid_stream(sk, id, k, rapid_rate_to_kbps(eff.r_avg),
 			   rapid_rate_to_kbps(rapid_schedule_top(&eff)),
 			   ca->ctl.phase);
@@ -1358,7 +1359,7 @@ static void rapid_pace_new_data(struct sock *sk, struct sk_buff *skb,
 	u64 rate;
 
 	if (!rapid_cursor_open(&ca->cur))
-		rapid_stream_start(sk, skb, seq);
+		rapid_start_stream(sk, skb, seq);
 	rate = rapid_cursor_next(&ca->cur, &last);
 	ca->cur_end_seq = seq + len;
 	rec = rapid_ring_current(ca);
@@ -1409,7 +1410,7 @@ static void rapid_pace_retransmit(struct sock *sk, const struct sk_buff *skb,
 				  u32 seq, u32 len)
 {
 	struct rapid *ca = inet_csk_ca(sk);
-	struct rapid_stream *rec = rapid_ring_find_seq(ca, seq);
+	struct rapid_stream *rec = rapid_find_stream_by_seq(ca, seq);
 	bool open = rapid_cursor_open(&ca->cur);
 
 	if (rec)
@@ -1521,7 +1522,7 @@ static void rapid_init(struct sock *sk)
 	u32 slots;
 
 	memset(ca, 0, sizeof(*ca));
-	rapid_cfg_load(&cfg);
+	rapid_load_cfg(&cfg);
 	rapid_ctl_init(&ca->ctl, &cfg);
 	rapid_apply_params(ca, &cfg);
 
@@ -1621,7 +1622,7 @@ static void rapid_release(struct sock *sk)
  * record until the front passes (rapid_judge_streams()), when the own
  * estimate of the stream is there to check it against.
  */
-static void rapid_fb_apply(struct sock *sk)
+static void rapid_apply_fb(struct sock *sk)
 {
 	struct rapid *ca = inet_csk_ca(sk);
 	struct rapid_ring *ring = ca->ring;
@@ -1632,7 +1633,7 @@ static void rapid_fb_apply(struct sock *sk)
 		return;
 	id = ring->fb_id;
 	ring->fb_id = 0;
-	rec = rapid_ring_find_id(ca, id);
+	rec = rapid_find_stream_by_id(ca, id);
 	if (rec && !(rec->flags & RAPID_SF_JUDGED)) {
 		if (!(rec->flags & RAPID_SF_FB_PENDING)) {
 			rec->flags |= RAPID_SF_FB_PENDING;
@@ -1642,7 +1643,7 @@ static void rapid_fb_apply(struct sock *sk)
 		}
 		return;
 	}
-	rapid_fb_check_apply(sk, id, ring->fb_rule, ring->fb_abest,
+	rapid_check_apply_fb(sk, id, ring->fb_rule, ring->fb_abest,
 			     ring->fb_truncated, rec);
 }
 
@@ -1656,8 +1657,8 @@ static void rapid_cong_control(COMPAT_CONG_CONTROL_ARGS)
 	if (ca->ring && rs->rtt_us > 0)
 		ca->ring->win_rtt_us = min_t(u32, ca->ring->win_rtt_us, rs->rtt_us);
 	rapid_update_dr(sk, rs);
-	rapid_sest_on_ack(sk);
-	rapid_fb_apply(sk);
+	rapid_feed_sest(sk);
+	rapid_apply_fb(sk);
 	rapid_judge_streams(sk);
 	rapid_complete_streams(sk);
 	rapid_set_cwnd(sk);
@@ -1675,7 +1676,7 @@ static u32 rapid_undo_cwnd(struct sock *sk)
 	struct rapid_cfg cfg;
 
 	if (ca->ctl.n) {
-		rapid_cfg_load(&cfg);
+		rapid_load_cfg(&cfg);
 		rapid_ctl_undo(&ca->ctl, &cfg);
 	}
 	return tcp_snd_cwnd(tcp_sk(sk));
@@ -1693,7 +1694,7 @@ static void rapid_set_state(struct sock *sk, u8 new_state)
 		rapid_count(RAPID_ST_LOSS_RANDOM);
 		return;
 	}
-	rapid_cfg_load(&cfg);
+	rapid_load_cfg(&cfg);
 	rapid_ctl_on_recovery(&ca->ctl, &cfg);
 }
 
@@ -1710,7 +1711,7 @@ static void rapid_on_tx_start(struct sock *sk)
 	if (!ca->ctl.n)
 		return;
 	rapid_count(RAPID_ST_TX_START);
-	rapid_stream_truncate(ca);
+	rapid_truncate_stream(ca);
 }
 
 #ifdef COMPAT_HAVE_CWND_EVENT_TX_START
@@ -1733,8 +1734,8 @@ static void rapid_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		return;
 	switch (ev) {
 	case CA_EVENT_LOSS:		/* RTO (tcp_enter_loss) */
-		rapid_stream_truncate(ca);
-		rapid_cfg_load(&cfg);
+		rapid_truncate_stream(ca);
+		rapid_load_cfg(&cfg);
 		if (rapid_ctl_on_rto(&ca->ctl, &cfg,
 				     rapid_rto_floor(tcp_sk(sk)->mss_cache,
 						     tcp_sk(sk)->srtt_us >> 3)) ==
@@ -1835,7 +1836,7 @@ static int __init tcp_rapid_register(void)
 	BUILD_BUG_ON(RAPID_N_MAX > U8_MAX);
 
 	/* receiver feedback arrives through the tcp_probe tracepoint */
-	for_each_kernel_tracepoint(rapid_tp_lookup, NULL);
+	for_each_kernel_tracepoint(rapid_lookup_tp, NULL);
 	if (rapid_tp_tcp_probe &&
 	    tracepoint_probe_register(rapid_tp_tcp_probe, rapid_probe_ack, NULL))
 		rapid_tp_tcp_probe = NULL;

@@ -178,7 +178,7 @@ static uint32_t now_us(void)
 	return (uint32_t)(sim_now / 1000);
 }
 
-/* rapid_cfg_load() */
+/* rapid_load_cfg() */
 static void cfg_load(struct rapid_cfg *cfg)
 {
 	cfg->init_rate = rapid_kbps_to_rate(rapid_p.initial_rate_kbps);
@@ -291,7 +291,7 @@ static void on_estimate(struct flow *f, uint32_t id, u64 abest)
 		on_abest(f, id, abest, dr);
 }
 
-/* rapid_stream_judge() */
+/* rapid_judge_stream() */
 static bool stream_judge(struct flow *f, uint32_t id, struct rstream *rec)
 {
 	struct rapid *ca = f->ca;
@@ -327,7 +327,7 @@ static void judge_streams(struct flow *f)
 	}
 }
 
-/* rapid_law_update(): calls only, the law itself is rapid_chirp.h's */
+/* rapid_update_law(): calls only, the law itself is rapid_chirp.h's */
 static void law_update(struct flow *f, uint32_t id)
 {
 	struct rapid *ca = f->ca;
@@ -342,7 +342,7 @@ static void law_update(struct flow *f, uint32_t id)
 	rapid_ctl_law_tick(&ca->ctl, &cfg, &ca->law, id, SIM_MSS, srtt, now);
 }
 
-/* rapid_stream_done() */
+/* rapid_complete_stream() */
 static void stream_done(struct flow *f, uint32_t id, struct rstream *rec)
 {
 	struct rapid *ca = f->ca;
@@ -368,7 +368,7 @@ static void stream_done(struct flow *f, uint32_t id, struct rstream *rec)
 	on_estimate(f, id, value);
 }
 
-/* rapid_dr_push() */
+/* rapid_push_dr() */
 static void dr_push(struct flow *f, u64 rate)
 {
 	struct rapid *ca = f->ca;
@@ -380,7 +380,7 @@ static void dr_push(struct flow *f, u64 rate)
 			   rapid_rate_to_kbps(rate));
 }
 
-/* rapid_sest_close() */
+/* rapid_close_sest() */
 static void sest_close(struct flow *f, struct rapid_sest *e, struct rstream *rec)
 {
 	struct rapid *ca = f->ca;
@@ -406,7 +406,7 @@ static void sest_close(struct flow *f, struct rapid_sest *e, struct rstream *rec
 	rec->est = EST_DONE;
 }
 
-/* rapid_sest_on_ack() (segment units: acked is a packet count) */
+/* rapid_feed_sest() (segment units: acked is a packet count) */
 static void sest_on_ack(struct flow *f)
 {
 	struct rapid *ca = f->ca;
@@ -479,7 +479,7 @@ static void apply_params(struct rapid *ca, const struct rapid_cfg *cfg)
 	}
 }
 
-/* rapid_ring_push() */
+/* rapid_record_stream() */
 static void ring_push(struct rapid *ca, const struct rapid_schedule *s,
 		      uint32_t id, uint32_t k, uint32_t seq)
 {
@@ -500,7 +500,7 @@ static void ring_push(struct rapid *ca, const struct rapid_schedule *s,
 	ca->cur_recorded = 1;
 }
 
-/* rapid_stream_start() (an application that always has data queued) */
+/* rapid_start_stream() (an application that always has data queued) */
 static void stream_start(struct flow *f, uint32_t seq)
 {
 	struct rapid *ca = f->ca;
@@ -624,7 +624,7 @@ static void rapid_set_state(struct flow *f, int state)
 	rapid_ctl_on_recovery(&ca->ctl, &cfg);
 }
 
-/* rapid_cwnd_event(CA_EVENT_LOSS): rapid_stream_truncate() + on_rto */
+/* rapid_cwnd_event(CA_EVENT_LOSS): rapid_truncate_stream() + on_rto */
 static void rapid_on_rto(struct flow *f)
 {
 	struct rapid *ca = f->ca;
