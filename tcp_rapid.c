@@ -136,15 +136,27 @@
 #define RAPID_TCP_UNPACED_SEGS		10
 #define RAPID_CWND_MIN			1U	/* the slow-start gate may close at 1 */
 
-/* get_info flags (sticky, RAPID_F_*), in struct rapid_cc_info (cc_info.h). */
-#define RAPID_F_FQ		0x01	/* sk_pacing_status is SK_PACING_FQ */
-#define RAPID_F_INTERNAL	0x02	/* TCP internal pacing (no fq seen) */
-#define RAPID_F_NORING		0x04	/* no stream ring: no per-stream records */
-#define RAPID_F_INJECT		0x08	/* inject_abest_kbps fed an ABest */
-#define RAPID_F_LOSS		0x10	/* a loss reduction or an RTO restart */
-#define RAPID_F_RING_FULL	0x20	/* a stream went unrecorded (ring full) */
-#define RAPID_F_RXFB		0x40	/* the receiver's helper sends feedback */
-#define RAPID_F_SEST		0x80	/* a sender-side estimate was applied */
+/*
+ * Socket flags, sticky, held in struct rapid.flags (u8) and reported as
+ * struct rapid_cc_info.flags by get_info (cc_info.h).  The values are
+ * user-visible and fixed: scripts/cc_info.py and tests/vm/lib-rapid.sh
+ * decode them (docs/rapid.md, "get_info").
+ */
+enum rapid_flag {
+	RAPID_F_FQ = BIT(0),		/* sk_pacing_status is SK_PACING_FQ */
+	RAPID_F_INTERNAL = BIT(1),	/* TCP internal pacing (no fq seen) */
+	RAPID_F_NORING = BIT(2),	/* no stream ring: no per-stream records */
+	RAPID_F_INJECT = BIT(3),	/* inject_abest_kbps fed an ABest */
+	RAPID_F_LOSS = BIT(4),		/* a loss reduction or an RTO restart */
+	RAPID_F_RING_FULL = BIT(5),	/* a stream went unrecorded (ring full) */
+	RAPID_F_RXFB = BIT(6),		/* the receiver's helper sends feedback */
+	RAPID_F_SEST = BIT(7),		/* a sender-side estimate was applied */
+};
+
+static_assert(RAPID_F_FQ == 0x01 && RAPID_F_INTERNAL == 0x02 &&
+	      RAPID_F_NORING == 0x04 && RAPID_F_INJECT == 0x08 &&
+	      RAPID_F_LOSS == 0x10 && RAPID_F_RING_FULL == 0x20 &&
+	      RAPID_F_RXFB == 0x40 && RAPID_F_SEST == 0x80);
 
 /*
  * Streams completed without a feedback option for a stream in flight
@@ -166,20 +178,32 @@
 /* Smallest stream_slots the allocation falls back to. */
 #define RAPID_SLOTS_MIN		8U
 
-/* rapid_stream.est: what the sender-side estimate made of the stream. */
-#define RAPID_EST_NONE		0	/* not analysed */
-#define RAPID_EST_DONE		1	/* est_rule / est_kbps hold the result */
-#define RAPID_EST_LATE		2	/* did not leave as planned: no estimate */
+/*
+ * What the sender-side estimate made of a stream, held in struct
+ * rapid_stream.est (u8); internal to the module.
+ */
+enum rapid_est_state {
+	RAPID_EST_NONE = 0,		/* not analysed */
+	RAPID_EST_DONE = 1,		/* est_rule / est_kbps hold the result */
+	RAPID_EST_LATE = 2,		/* did not leave as planned: no estimate */
+};
 
-/* Per-stream record flags (RAPID_SF_*), for the estimator. */
-#define RAPID_SF_CLOSED		0x01	/* all its packets have been sent */
-#define RAPID_SF_RETRANS	0x02	/* a packet of it was retransmitted */
-#define RAPID_SF_UNPACED	0x04	/* a gap inside it was not applied */
-#define RAPID_SF_TRUNCATED	0x08	/* ended early (idle restart, RTO) */
-#define RAPID_SF_REPAIRED	0x10	/* one of its own packets was retransmitted */
-#define RAPID_SF_JUDGED		0x20	/* its loss accounting is done */
-#define RAPID_SF_LOSSY		0x40	/* ... and found congestive loss */
-#define RAPID_SF_FB_PENDING	0x80	/* feedback came before it was delivered */
+/*
+ * Per-stream record flags, held in struct rapid_stream.flags (u8), for the
+ * estimator and the loss accounting; internal to the module.
+ */
+enum rapid_stream_flag {
+	RAPID_SF_CLOSED = BIT(0),	/* all its packets have been sent */
+	RAPID_SF_RETRANS = BIT(1),	/* a packet of it was retransmitted */
+	RAPID_SF_UNPACED = BIT(2),	/* a gap inside it was not applied */
+	RAPID_SF_TRUNCATED = BIT(3),	/* ended early (idle restart, RTO) */
+	RAPID_SF_REPAIRED = BIT(4),	/* one of its own packets was retransmitted */
+	RAPID_SF_JUDGED = BIT(5),	/* its loss accounting is done */
+	RAPID_SF_LOSSY = BIT(6),	/* ... and found congestive loss */
+	RAPID_SF_FB_PENDING = BIT(7),	/* feedback came before it was delivered */
+};
+
+static_assert(RAPID_SF_FB_PENDING <= U8_MAX);
 
 /*
  * One p-stream as sent: what the estimator needs to map ACKs or feedback
@@ -197,8 +221,8 @@ struct rapid_stream {
 	u16 mss;			/* payload of its full-sized packets, bytes */
 	u8 k;				/* packets planned */
 	u8 sent;			/* packets sent */
-	u8 flags;			/* RAPID_SF_* */
-	u8 est;				/* RAPID_EST_* */
+	u8 flags;			/* enum rapid_stream_flag, RAPID_SF_* */
+	u8 est;				/* enum rapid_est_state, RAPID_EST_* */
 	u8 est_rule;			/* enum rapid_pc_rule of the estimate */
 	u8 est_lossy;			/* the estimate is from a stopped prefix */
 	u8 fb_rule;			/* RAPID_SF_FB_PENDING: the feedback's rule */
@@ -260,7 +284,7 @@ struct rapid {
 	u32 cur_end_seq;		/* one past the current stream's last byte */
 	u32 lost_snap;			/* tp->lost when the last stream was judged */
 	u16 clamp_saved;		/* mss_clamp before the data option's room */
-	u8 flags;			/* RAPID_F_* */
+	u8 flags;			/* enum rapid_flag, RAPID_F_* */
 	u8 cur_recorded:1,		/* current stream has a ring record */
 	   cur_done:1,			/* current stream fully acknowledged */
 	   marking:1,			/* new data carries the data option */
