@@ -790,6 +790,69 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 }
 
 /*
+ * The sender's own estimate of stream id to check feedback of rule `rule`
+ * against, B/s, 0 for none.  Values are compared only when both saw a
+ * trend: "no trend" is a lower bound, and ACK compression often hides from
+ * the sender a trend the receiver's clock shows (cross traffic).
+ */
+static u64 rapid_own_estimate(struct sock *sk, u32 id, u32 rule,
+			      const struct rapid_stream *rec)
+{
+	const struct rapid *ca = inet_csk_ca(sk);
+	const struct rapid_ring *ring = ca->ring;
+
+	if (rec && rec->est == RAPID_EST_DONE &&
+	    rec->est_rule == RAPID_PC_RULE_EXCURSION &&
+	    rule == RAPID_PC_RULE_EXCURSION)
+		return rapid_estimate_value(sk, RAPID_SRC_SENDER, rec->est_rule,
+					    rapid_kbps_to_rate(rec->est_kbps),
+					    rec->est_lossy, rec);
+	if (!rec && id == ring->sest_last_id && rule == RAPID_PC_RULE_EXCURSION)
+		return rapid_kbps_to_rate(ring->sest_last_kbps);
+	return 0;
+}
+
+/* Steady state: may feedback of value fb for stream id be applied?  Traced. */
+static bool rapid_vet_fb(struct sock *sk, u32 id, u32 rule, u64 fb,
+			 const struct rapid_stream *rec)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	struct rapid_ring *ring = ca->ring;
+	u64 own = rapid_own_estimate(sk, id, rule, rec);
+
+	if (rapid_fb_disagrees(fb, own)) {
+		rapid_count(RAPID_ST_FB_DISAGREE);
+		if (++ring->fb_disagree >= RAPID_FB_DISTRUST) {
+			ring->fb_distrust = 1;
+			rapid_count(RAPID_ST_FB_DISTRUSTED);
+		}
+		trace_rapid_fb_check(sk, id, rule, rapid_rate_to_kbps(fb),
+				     rapid_rate_to_kbps(own),
+				     ring->fb_disagree, RAPID_FBV_DISAGREE);
+		return false;
+	}
+	/*
+	 * Room above r_avg for a stream that lost packets to a standing
+	 * queue (judged congestive) is not taken either; but it is no reason
+	 * to distrust the receiver: the helper's estimates run high under
+	 * cross traffic (docs/results.md#rapid-accuracy).
+	 */
+	if (rec && (rec->flags & RAPID_SF_LOSSY) && fb > ca->ctl.r_avg) {
+		rapid_count(RAPID_ST_FB_DISAGREE);
+		trace_rapid_fb_check(sk, id, rule, rapid_rate_to_kbps(fb),
+				     rapid_rate_to_kbps(own),
+				     ring->fb_disagree, RAPID_FBV_LOSSY);
+		return false;
+	}
+	if (own && fb)
+		ring->fb_disagree = 0;
+	trace_rapid_fb_check(sk, id, rule, rapid_rate_to_kbps(fb),
+			     rapid_rate_to_kbps(own), ring->fb_disagree,
+			     RAPID_FBV_PASS);
+	return true;
+}
+
+/*
  * Receiver feedback for stream id (rec: its record, if any) meets the
  * sender's own estimate of the same stream, from the same packets' ACKs.
  * The receiver is not trusted blindly: in steady state, where both
@@ -806,7 +869,7 @@ static void rapid_check_apply_fb(struct sock *sk, u32 id, u32 rule, u64 abest,
 {
 	struct rapid *ca = inet_csk_ca(sk);
 	struct rapid_ring *ring = ca->ring;
-	u64 own = 0, fb;
+	u64 fb;
 
 	if (ring->fb_distrust) {
 		rapid_count(RAPID_ST_FB_IGNORED);
@@ -827,53 +890,9 @@ static void rapid_check_apply_fb(struct sock *sk, u32 id, u32 rule, u64 abest,
 	ring->fb_checked_id = id;
 	fb = rapid_estimate_value(sk, RAPID_SRC_RECEIVER, rule, abest, truncated,
 				  rec);
-	if (ca->ctl.phase == RAPID_PHASE_STEADY) {
-		/*
-		 * Values are compared only when both saw a trend: "no trend"
-		 * is a lower bound, and ACK compression often hides from the
-		 * sender a trend the receiver's clock shows (cross traffic).
-		 */
-		if (rec && rec->est == RAPID_EST_DONE &&
-		    rec->est_rule == RAPID_PC_RULE_EXCURSION &&
-		    rule == RAPID_PC_RULE_EXCURSION)
-			own = rapid_estimate_value(sk, RAPID_SRC_SENDER,
-						   rec->est_rule,
-						   rapid_kbps_to_rate(rec->est_kbps),
-						   rec->est_lossy, rec);
-		else if (!rec && id == ring->sest_last_id &&
-			 rule == RAPID_PC_RULE_EXCURSION)
-			own = rapid_kbps_to_rate(ring->sest_last_kbps);
-		if (rapid_fb_disagrees(fb, own)) {
-			rapid_count(RAPID_ST_FB_DISAGREE);
-			if (++ring->fb_disagree >= RAPID_FB_DISTRUST) {
-				ring->fb_distrust = 1;
-				rapid_count(RAPID_ST_FB_DISTRUSTED);
-			}
-			trace_rapid_fb_check(sk, id, rule, rapid_rate_to_kbps(fb),
-					     rapid_rate_to_kbps(own),
-					     ring->fb_disagree, RAPID_FBV_DISAGREE);
-			return;
-		}
-		/*
-		 * Room above r_avg for a stream that lost packets to a
-		 * standing queue (judged congestive) is not taken either; but
-		 * it is no reason to distrust the receiver: the helper's
-		 * estimates run high under cross traffic
-		 * (docs/results.md#rapid-accuracy).
-		 */
-		if (rec && (rec->flags & RAPID_SF_LOSSY) && fb > ca->ctl.r_avg) {
-			rapid_count(RAPID_ST_FB_DISAGREE);
-			trace_rapid_fb_check(sk, id, rule, rapid_rate_to_kbps(fb),
-					     rapid_rate_to_kbps(own),
-					     ring->fb_disagree, RAPID_FBV_LOSSY);
-			return;
-		}
-		if (own && fb)
-			ring->fb_disagree = 0;
-		trace_rapid_fb_check(sk, id, rule, rapid_rate_to_kbps(fb),
-				     rapid_rate_to_kbps(own), ring->fb_disagree,
-				     RAPID_FBV_PASS);
-	}
+	if (ca->ctl.phase == RAPID_PHASE_STEADY &&
+	    !rapid_vet_fb(sk, id, rule, fb, rec))
+		return;
 	if (rapid_on_estimate(sk, id, RAPID_SRC_RECEIVER, rule, abest, fb,
 			      truncated))
 		rapid_count(RAPID_ST_FB_APPLIED);
@@ -988,55 +1007,70 @@ static void rapid_update_law(struct sock *sk, u32 id)
 			rapid_rate_to_kbps(ca->ctl.r_avg));
 }
 
-/* Stream id has been fully acknowledged; rec is its record, if any. */
-static void rapid_complete_stream(struct sock *sk, u32 id,
-				  struct rapid_stream *rec)
+/*
+ * Feedback that stops (the helper unloaded, a middlebox that strips the
+ * option after a route change, a peer that lied once and went quiet) hands
+ * the estimate back to the sender's own: otherwise no ABest would ever come
+ * again and r_avg would stay where the last option left it.
+ * RAPID_FB_LAPSE streams completed without an option for a stream in
+ * flight are the sign.
+ */
+static void rapid_check_fb_lapse(struct sock *sk)
 {
-	struct tcp_sock *tp = tcp_sk(sk);
 	struct rapid *ca = inet_csk_ca(sk);
-	u64 raw, value;
-	bool lossy;
-	u32 inject;
 
-	/*
-	 * Feedback that stops (the helper unloaded, a middlebox that strips
-	 * the option after a route change, a peer that lied once and went
-	 * quiet) hands the estimate back to the sender's own: otherwise no
-	 * ABest would ever come again and r_avg would stay where the last
-	 * option left it.  RAPID_FB_LAPSE streams completed without an
-	 * option for a stream in flight are the sign.
-	 */
 	if ((ca->flags & RAPID_F_RXFB) && ca->ring &&
 	    ++ca->ring->fb_quiet > RAPID_FB_LAPSE) {
 		ca->flags &= ~RAPID_F_RXFB;
 		ca->ring->fb_quiet = 0;
 		rapid_count(RAPID_ST_FB_LAPSED);
 	}
-	/* unrecorded streams (ring full or none) are judged here */
-	if (!rec || !(rec->flags & RAPID_SF_JUDGED))
-		lossy = rapid_judge_stream(sk, id, rec);
-	else
-		lossy = rec->flags & RAPID_SF_LOSSY;
-	if (ca->ring && ca->ring->win_rtt_us != U32_MAX) {
-		u32 base = tcp_min_rtt(tp);
+}
 
-		ca->ring->qd_us = ca->ring->win_rtt_us > base ?
-				  ca->ring->win_rtt_us - base : 0;
-		ca->ring->win_rtt_us = U32_MAX;
-		rapid_update_law(sk, id);
-	}
-	rapid_check_pacing(sk);
+/* The standing-queue sample of completed stream id, then the law's clock. */
+static void rapid_sample_queue(struct sock *sk, u32 id)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	u32 base;
 
-	/* LAB MODE: stand-in for the estimator's ABest of this stream. */
-	inject = READ_ONCE(rapid_p_inject_abest.val);
-	if (inject) {
-		ca->flags |= RAPID_F_INJECT;
-		rapid_on_abest(sk, id, rapid_kbps_to_rate(inject), 0);
-		trace_rapid_abest(sk, id, RAPID_SRC_INJECT, 0, lossy, inject,
-				  inject, rapid_rate_to_kbps(ca->ctl.r_avg),
-				  ca->ctl.phase);
+	if (!ca->ring || ca->ring->win_rtt_us == U32_MAX)
 		return;
-	}
+	base = tcp_min_rtt(tcp_sk(sk));
+	ca->ring->qd_us = ca->ring->win_rtt_us > base ?
+			  ca->ring->win_rtt_us - base : 0;
+	ca->ring->win_rtt_us = U32_MAX;
+	rapid_update_law(sk, id);
+}
+
+/*
+ * LAB MODE: hand the controller inject_abest_kbps as the ABest of stream
+ * id.  Returns true when the lab mode is on.
+ */
+static bool rapid_inject_abest(struct sock *sk, u32 id, bool lossy)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	u32 inject = READ_ONCE(rapid_p_inject_abest.val);
+
+	if (!inject)
+		return false;
+	ca->flags |= RAPID_F_INJECT;
+	rapid_on_abest(sk, id, rapid_kbps_to_rate(inject), 0);
+	trace_rapid_abest(sk, id, RAPID_SRC_INJECT, 0, lossy, inject, inject,
+			  rapid_rate_to_kbps(ca->ctl.r_avg), ca->ctl.phase);
+	return true;
+}
+
+/*
+ * The sender-side estimate of completed stream id (rec: its record, if
+ * any), kept to check later feedback and applied unless a receiver the
+ * sender believes answers.
+ */
+static void rapid_apply_sest(struct sock *sk, u32 id,
+			     const struct rapid_stream *rec)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+	u64 raw, value;
+
 	if (!rec || rec->est != RAPID_EST_DONE)
 		return;
 	raw = rapid_kbps_to_rate(rec->est_kbps);
@@ -1053,6 +1087,25 @@ static void rapid_complete_stream(struct sock *sk, u32 id,
 		ca->flags |= RAPID_F_SEST;
 		rapid_count(RAPID_ST_SEST_APPLIED);
 	}
+}
+
+/* Stream id has been fully acknowledged; rec is its record, if any. */
+static void rapid_complete_stream(struct sock *sk, u32 id,
+				  struct rapid_stream *rec)
+{
+	bool lossy;
+
+	rapid_check_fb_lapse(sk);
+	/* unrecorded streams (ring full or none) are judged here */
+	if (!rec || !(rec->flags & RAPID_SF_JUDGED))
+		lossy = rapid_judge_stream(sk, id, rec);
+	else
+		lossy = rec->flags & RAPID_SF_LOSSY;
+	rapid_sample_queue(sk, id);
+	rapid_check_pacing(sk);
+	if (rapid_inject_abest(sk, id, lossy))
+		return;
+	rapid_apply_sest(sk, id, rec);
 }
 
 /* A delivery rate (B/s) for the maximum of the last round trips. */
@@ -1209,6 +1262,58 @@ static bool rapid_fb_recent(const struct rapid *ca, u32 id)
 }
 
 /*
+ * The feedback option of skb, if it is one on an ACK that could be the
+ * peer's next in-order pure ACK (its sequence number is rcv_nxt, its
+ * ack_seq in [snd_una, snd_nxt]).  Counted.
+ */
+static bool rapid_read_fb(struct sock *sk, const struct sk_buff *skb,
+			  struct rapid_opt *fb)
+{
+	const struct tcphdr *th = (const struct tcphdr *)skb->data;
+	const struct tcp_sock *tp = tcp_sk(sk);
+	unsigned int hlen = th->doff * 4;
+	u32 ack;
+
+	if (hlen <= sizeof(*th) || skb->len != hlen || skb_headlen(skb) < hlen)
+		return false;
+	if (rapid_opt_decode((const u8 *)(th + 1), hlen - sizeof(*th), fb))
+		return false;
+	rapid_count(RAPID_ST_FB_ACKS);
+	ack = ntohl(th->ack_seq);
+	if (ntohl(th->seq) != tp->rcv_nxt || before(ack, tp->snd_una) ||
+	    after(ack, tp->snd_nxt)) {
+		rapid_count(RAPID_ST_FB_REFUSED);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Feedback fb for stream id, from a receiver the sender listens to: at
+ * once without a ring, else kept for cong_control (rapid_apply_fb()).
+ */
+static void rapid_take_fb(struct sock *sk, u32 id, const struct rapid_opt *fb)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+
+	if (!ca->ring) {
+		if (rapid_on_estimate(sk, id, RAPID_SRC_RECEIVER, fb->rule,
+				      fb->abest,
+				      rapid_estimate_value(sk, RAPID_SRC_RECEIVER,
+							   fb->rule, fb->abest,
+							   fb->truncated, NULL),
+				      fb->truncated))
+			rapid_count(RAPID_ST_FB_APPLIED);
+		return;
+	}
+	/* checked against the own estimate once this ACK is processed */
+	ca->ring->fb_id = id;
+	ca->ring->fb_abest = fb->abest;
+	ca->ring->fb_rule = fb->rule;
+	ca->ring->fb_truncated = fb->truncated;
+}
+
+/*
  * Receiver feedback (tcp_rapid_rx's option on a pure ACK), from the
  * tcp_probe tracepoint: tcp_rcv_established() fires it first thing, with
  * the socket locked, before the ACK is processed.  The option is believed
@@ -1221,29 +1326,15 @@ static bool rapid_fb_recent(const struct rapid *ca, u32 id)
 static void rapid_probe_ack(void *data, struct sock *sk,
 			    COMPAT_TCP_PROBE_SKB *skb)
 {
-	const struct tcphdr *th = (const struct tcphdr *)skb->data;
-	struct tcp_sock *tp = tcp_sk(sk);
 	struct rapid *ca;
 	struct rapid_opt fb;
-	unsigned int hlen;
-	u32 ack, id;
+	u32 id;
 
 	if (inet_csk(sk)->icsk_ca_ops != &tcp_rapid_ops)
 		return;
 	ca = inet_csk_ca(sk);
-	hlen = th->doff * 4;
-	if (!ca->ctl.n || hlen <= sizeof(*th) || skb->len != hlen ||
-	    skb_headlen(skb) < hlen)
+	if (!ca->ctl.n || !rapid_read_fb(sk, skb, &fb))
 		return;
-	if (rapid_opt_decode((const u8 *)(th + 1), hlen - sizeof(*th), &fb))
-		return;
-	rapid_count(RAPID_ST_FB_ACKS);
-	ack = ntohl(th->ack_seq);
-	if (ntohl(th->seq) != tp->rcv_nxt || before(ack, tp->snd_una) ||
-	    after(ack, tp->snd_nxt)) {
-		rapid_count(RAPID_ST_FB_REFUSED);
-		return;
-	}
 	id = ca->ctl.launched_id - (u16)((u16)ca->ctl.launched_id - fb.stream_id);
 	/*
 	 * A result for a recent stream says a helper is there (it answers on
@@ -1264,21 +1355,7 @@ static void rapid_probe_ack(void *data, struct sock *sk,
 	if (READ_ONCE(rapid_p_inject_abest.val) || !id ||
 	    !(ca->flags & RAPID_F_RXFB))
 		return;
-	if (!ca->ring) {
-		if (rapid_on_estimate(sk, id, RAPID_SRC_RECEIVER, fb.rule,
-				      fb.abest,
-				      rapid_estimate_value(sk, RAPID_SRC_RECEIVER,
-							   fb.rule, fb.abest,
-							   fb.truncated, NULL),
-				      fb.truncated))
-			rapid_count(RAPID_ST_FB_APPLIED);
-		return;
-	}
-	/* checked against the own estimate once this ACK is processed */
-	ca->ring->fb_id = id;
-	ca->ring->fb_abest = fb.abest;
-	ca->ring->fb_rule = fb.rule;
-	ca->ring->fb_truncated = fb.truncated;
+	rapid_take_fb(sk, id, &fb);
 }
 
 static struct tracepoint *rapid_tp_tcp_probe;
