@@ -756,18 +756,15 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 	 * RAPID_DR_GAIN times the delivery-rate maximum of the last round
 	 * trips is cut to that (in slow start that ends slow start there:
 	 * the tops of m = 2 streams are no rate bound).  In slow start TCP's
-	 * samples see one stream per round trip (1.9 Mbit/s on a 50 Mbit/s,
-	 * 100 ms path with 16-packet streams), so there the maximum also
-	 * holds the rate at which the path delivered each stream, from its
-	 * ACKs (rapid_close_sest()): the fast end of an m = 2 stream arrives
-	 * at what the bottleneck carries.  Slow start left at 3.5 Mbit/s on
-	 * that path before, and took 9.5 round trips to 90%.  A "no trend"
-	 * below the cap grows slow start's r_1 at most to it; the refinement
-	 * after slow start (ss_refine) takes the rate on from the exit.  A
-	 * lying receiver gets no further,
-	 * and neither do ACK-compressed "no trend" estimates of the sender's
-	 * own (seen on the fast-clock lab: r_avg at 2.4 Gbit/s for a moment
-	 * on a 10 Mbit/s path).
+	 * samples see only one stream per round trip, far below the path's
+	 * rate, so there the maximum also holds the rate at which the path
+	 * delivered each stream, from its ACKs (rapid_close_sest()): the fast
+	 * end of an m = 2 stream arrives at what the bottleneck carries.  A
+	 * "no trend" below the cap grows slow start's r_1 at most to it; the
+	 * refinement after slow start (ss_refine) takes the rate on from the
+	 * exit.  A lying receiver gets no further, and neither do
+	 * ACK-compressed "no trend" estimates of the sender's own.  The
+	 * measurements: docs/rapid-deviations.md#delivery-rate-cap.
 	 */
 	if (ca->ring)
 		dr = rapid_kbps_to_rate(minmax_get(&ca->ring->dr_max)) *
@@ -880,10 +877,9 @@ static void rapid_check_apply_fb(struct sock *sk, u32 id, u32 rule, u64 abest,
 	/*
 	 * One verdict per stream: a repeat of feedback already checked (or
 	 * feedback for an older stream) says nothing new, and counting its
-	 * disagreement again made one odd stream distrust an honest helper
-	 * (measured: timing-55 with an exactly serialising bottleneck, the
-	 * same stream counted three times).  The controller would ignore it
-	 * anyway (rapid_on_abest()).
+	 * disagreement again would let one odd stream distrust an honest
+	 * helper (docs/reliability.md#hostile-peers).  The controller would
+	 * ignore it anyway (rapid_on_abest()).
 	 */
 	if (ring->fb_checked_id && !rapid_id_after(id, ring->fb_checked_id))
 		return;
@@ -953,9 +949,8 @@ static u32 rapid_delivery_front(const struct tcp_sock *tp)
  * first.  Not at completion (snd_una): in a long recovery, where the
  * retransmissions meet the same full buffer, snd_una stalls for round
  * trips while every stream past the hole is already known to be lossy,
- * and the persistent-loss reduction would come that much later (measured:
- * 10 Mbit/s into 5 Mbit/s with a 1.2 s buffer, no reduction in 3.3 s of
- * recovery at ~50% loss).
+ * and the persistent-loss reduction would come that much later
+ * (docs/rapid.md#per-stream-records).
  */
 static void rapid_judge_streams(struct sock *sk)
 {
