@@ -89,6 +89,13 @@
 #define SABUL_CWND_MIN		4U
 /* tcp_snd_cwnd_set() warns on a window that is not a positive int. */
 #define SABUL_CWND_MAX		0x7fffffffU
+/*
+ * While TCP recovers from the event the last decrease answered, the pacing
+ * rate (and the window bound) is at least 1 / SABUL_FLOOR_DIV of the
+ * delivery rate measured before that decrease: TCP Reno's own recovery
+ * sends at half the window it had before the loss.
+ */
+#define SABUL_FLOOR_DIV		2U
 
 struct sabul_params {
 	u32 syn_us;		/* T, the rate control interval, us */
@@ -125,6 +132,7 @@ enum sabul_action {
 	SABUL_ACT_FAST,		/* Lambda lost packets within an interval */
 	SABUL_ACT_START_EXIT,	/* the start phase ended: period = 1 / rate */
 	SABUL_ACT_RTO,		/* retransmission timeout: a decrease at p = 1 */
+	SABUL_ACT_HOLD,		/* only losses of the answered event: no change */
 };
 
 static inline void sabul_params_default(struct sabul_params *p)
@@ -324,6 +332,36 @@ static inline bool sabul_interval_due(u64 now_us, u64 start_us, u32 syn_us)
 	return now_us >= start_us && now_us - start_us >= syn_us;
 }
 
+/*
+ * sabul_losses_old() - whether the packets TCP marks lost on this ACK were
+ * all sent before the last decrease (at @dec_us on tp->tcp_mstamp's clock;
+ * 0: no decrease yet), given @delivered_sent_us, the send time of the
+ * latest-sent packet delivered so far (tp->rack.mstamp).  TCP marks a
+ * packet lost only once a packet sent after it has been delivered (RACK;
+ * the SACK scoreboard's rule, by sequence, implies the same for first
+ * transmissions), so while no packet sent after the decrease has been
+ * delivered, every loss it marks is of a packet sent before it: a loss of
+ * the congestion event the decrease answered.  Once one has, losses count
+ * again; old ones still undetected then (within RACK's reordering window)
+ * count as new, never the other way round.  A packet sent in the
+ * microsecond of the decrease counts as sent before it.  Losses of an RTO
+ * are not classified here (the RTO's own decrease answers them).
+ */
+static inline bool sabul_losses_old(u64 dec_us, u64 delivered_sent_us)
+{
+	return dec_us && delivered_sent_us <= dec_us;
+}
+
+/*
+ * sabul_old_add() - *@old_lost (losses of the answered event within this
+ * interval) plus @n, saturating: it is compared with the interval's u32
+ * count of all losses, which it cannot exceed.
+ */
+static inline void sabul_old_add(u32 *old_lost, u32 n)
+{
+	*old_lost = *old_lost > U32_MAX - n ? U32_MAX : *old_lost + n;
+}
+
 /* ---- period <-> rate ---------------------------------------------------- */
 
 /* The period (ps per packet of @mss bytes) of @rate bytes per second. */
@@ -399,17 +437,30 @@ static inline u64 sabul_decrease(u64 period_ps, u32 p_ppm,
 
 /*
  * sabul_interval_tick() - the period after a rate control interval in which
- * @sent packets left and @lost were detected lost; @app_limited: the
- * sender did not use its rate (no increase then: UDT increases only on
- * evidence of the path).  *@p_ppm gets the loss rate, *@act what was done.
- * An interval with nothing sent and nothing lost changes nothing.
+ * @sent packets left and @lost were detected lost, @lost_old of them
+ * packets sent before the last decrease (the congestion event that
+ * decrease answered: see sabul_losses_old()); @app_limited: the sender did
+ * not use its rate (no increase then: UDT increases only on evidence of
+ * the path).  *@p_ppm gets the loss rate the rule used, that of the other
+ * (new) losses; *@act what was done.
+ *
+ *	p_new >= alpha              decrease (a new congestion event)
+ *	p_new <  alpha <= p_all     hold: the interval's losses are mostly
+ *	                            the answered event's; no increase either
+ *	p_all <  alpha              increase (unless app-limited)
+ *
+ * So one congestion event gives one decrease however many intervals its
+ * losses take to be detected (UDT: a decrease only for a loss of a packet
+ * sent after the last decrease).  @lost_old > @lost counts as @lost.  An
+ * interval with nothing sent and nothing lost changes nothing.
  */
 static inline u64 sabul_interval_tick(u64 period_ps, u32 sent, u32 lost,
-				      bool app_limited, u32 mss,
+				      u32 lost_old, bool app_limited, u32 mss,
 				      const struct sabul_params *p,
 				      u32 *p_ppm, enum sabul_action *act)
 {
-	u32 loss = sabul_loss_ppm(sent, lost);
+	u32 lost_new = lost_old < lost ? lost - lost_old : 0;
+	u32 loss = sabul_loss_ppm(sent, lost_new);
 
 	*p_ppm = loss;
 	*act = SABUL_ACT_NONE;
@@ -419,6 +470,10 @@ static inline u64 sabul_interval_tick(u64 period_ps, u32 sent, u32 lost,
 		*act = SABUL_ACT_DECREASE;
 		return sabul_period_clamp(sabul_decrease(period_ps, loss, p),
 					  mss, p);
+	}
+	if (sabul_loss_ppm(sent, lost) >= p->alpha_ppm) {
+		*act = SABUL_ACT_HOLD;
+		return period_ps;
 	}
 	if (app_limited)
 		return period_ps;
@@ -495,6 +550,40 @@ static inline u32 sabul_cwnd_bound(u64 period_ps, u32 srtt_us, u32 syn_us)
 	if (n > SABUL_CWND_MAX)
 		return SABUL_CWND_MAX;
 	return n < SABUL_CWND_MIN ? SABUL_CWND_MIN : (u32)n;
+}
+
+/* ---- the recovery floor ------------------------------------------------ */
+
+/*
+ * sabul_recovery_floor() - the least rate (bytes/s) to pace TCP's recovery
+ * at after a decrease: 1 / SABUL_FLOOR_DIV of @bw_before, the delivery
+ * rate measured before the decrease, at most max_rate.  0 (no floor)
+ * without a sample.
+ */
+static inline u64 sabul_recovery_floor(u64 bw_before,
+				       const struct sabul_params *p)
+{
+	u64 max = div_u64((u64)p->max_rate_kbps * 1000, 8);
+	u64 f = div_u64(bw_before, SABUL_FLOOR_DIV);
+
+	return f < max ? f : max;
+}
+
+/*
+ * sabul_send_period() - the period to pace at and to bound the window
+ * with: @period_ps, or that of the rate @floor (bytes/s) while @recovering
+ * if it is shorter.  Outside recovery, or with no floor (0), @period_ps
+ * unchanged: the floor never changes the rate control's own period.
+ */
+static inline u64 sabul_send_period(u64 period_ps, u32 mss, u64 floor,
+				    bool recovering)
+{
+	u64 fp;
+
+	if (!recovering || !floor)
+		return period_ps;
+	fp = sabul_rate_to_period(floor, mss);
+	return fp < period_ps ? fp : period_ps;
 }
 
 #endif /* SABUL_MATH_H */

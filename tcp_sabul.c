@@ -73,14 +73,19 @@
 #define CREATE_TRACE_POINTS
 #include "sabul_trace.h"
 
-/* Per-socket state: 48 of the ICSK_CA_PRIV_SIZE bytes. */
+/* Per-socket state: 88 of the ICSK_CA_PRIV_SIZE (104) bytes. */
 struct sabul {
 	u64	period_ps;	/* sending period, ps per mss-sized packet */
 	u64	start_us;	/* tp->tcp_mstamp when this interval began, us */
 	u64	bw_max;		/* start phase: largest delivery rate, B/s */
+	u64	dec_us;		/* tp->tcp_mstamp at the last decrease (0: none) */
+	u64	bw_cur;		/* largest delivery rate in this interval, B/s */
+	u64	bw_prev;	/* ... and in the previous one */
+	u64	floor;		/* recovery floor from the last decrease, B/s */
 	u32	sent_mark;	/* tp->data_segs_out at the interval's start */
 	u32	lost_mark;	/* tp->lost at the interval's start */
 	u32	lost_seen;	/* tp->lost at the previous ACK */
+	u32	old_lost;	/* of those since lost_mark: the answered event's */
 	u32	events;		/* L: lost packets since the last rate change */
 	u32	p_ppm;		/* loss rate of the last interval, 1e-6 */
 	u32	ready:1,	/* .init ran (the area is zeroed before) */
@@ -197,7 +202,39 @@ static void sabul_interval_restart(struct sock *sk)
 	ca->start_us = tp->tcp_mstamp;
 	ca->sent_mark = tp->data_segs_out;
 	ca->lost_mark = tp->lost;
+	ca->old_lost = 0;
 	ca->events = 0;
+}
+
+/*
+ * A decrease answers the congestion event: losses of packets sent before
+ * now no longer decrease (sabul_losses_old()), and TCP's recovery from
+ * them is paced at least at the floor from the delivery rate measured
+ * before it (the last two intervals').
+ */
+static void sabul_mark_decrease(struct sock *sk, const struct sabul_params *p)
+{
+	struct sabul *ca = inet_csk_ca(sk);
+
+	ca->dec_us = tcp_sk(sk)->tcp_mstamp;
+	ca->floor = sabul_recovery_floor(max(ca->bw_cur, ca->bw_prev), p);
+}
+
+/* The pacing rate and the window bound of the period (and the floor). */
+static void sabul_apply(struct sock *sk, const struct sabul_params *p)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct sabul *ca = inet_csk_ca(sk);
+	bool recovering = inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery;
+	u32 mss = sabul_mss(tp), cwnd;
+	u64 period;
+
+	if (!recovering)
+		ca->floor = 0;	/* the floor lasts one recovery */
+	period = sabul_send_period(ca->period_ps, mss, ca->floor, recovering);
+	cwnd = sabul_cwnd_bound(period, tp->srtt_us >> 3, p->syn_us);
+	tcp_snd_cwnd_set(tp, min(cwnd, tp->snd_cwnd_clamp));
+	cc_set_pacing_rate(sk, sabul_period_to_rate(period, mss));
 }
 
 static void sabul_init(struct sock *sk)
@@ -248,6 +285,7 @@ static void sabul_exit_start(struct sock *sk, const struct sabul_params *p)
 					   mss, p);
 	ca->in_start = 0;
 	ca->start_recovery = 1;
+	ca->dec_us = tp->tcp_mstamp;	/* the exit answers the overshoot */
 	sabul_interval_restart(sk);
 	trace_sabul_rate(sk, SABUL_ACT_START_EXIT, 0, 0, 0,
 			 sabul_period_ns(old), sabul_period_ns(ca->period_ps),
@@ -273,6 +311,7 @@ static void sabul_start(struct sock *sk, const struct rate_sample *rs)
 
 /* The rate control proper: fast reaction per ACK, the rules per interval. */
 static void sabul_control(struct sock *sk, u32 new_lost,
+			  const struct rate_sample *rs,
 			  const struct sabul_params *p)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -280,6 +319,10 @@ static void sabul_control(struct sock *sk, u32 new_lost,
 	u32 mss = sabul_mss(tp), sent, lost, n;
 	enum sabul_action act;
 	u64 old = ca->period_ps;
+	u64 bw = sabul_delivery_rate(rs->delivered, mss, rs->interval_us);
+
+	if (bw > ca->bw_cur)
+		ca->bw_cur = bw;
 
 	/*
 	 * The losses of the start's overshoot were answered by the start's
@@ -294,6 +337,10 @@ static void sabul_control(struct sock *sk, u32 new_lost,
 		sabul_interval_restart(sk);
 	}
 
+	/* Losses of packets sent before the last decrease: its event's. */
+	if (new_lost && sabul_losses_old(ca->dec_us, tp->rack.mstamp))
+		sabul_old_add(&ca->old_lost, new_lost);
+
 	n = sabul_fast_reaction(&ca->period_ps, &ca->events, new_lost, mss, p);
 	if (n)
 		trace_sabul_rate(sk, SABUL_ACT_FAST, 0, n * p->lambda, 0,
@@ -306,9 +353,13 @@ static void sabul_control(struct sock *sk, u32 new_lost,
 	sent = sabul_counter_delta(tp->data_segs_out, ca->sent_mark);
 	lost = sabul_counter_delta(tp->lost, ca->lost_mark);
 	old = ca->period_ps;
-	ca->period_ps = sabul_interval_tick(old, sent, lost,
+	ca->period_ps = sabul_interval_tick(old, sent, lost, ca->old_lost,
 					    tp->app_limited != 0, mss, p,
 					    &ca->p_ppm, &act);
+	if (act == SABUL_ACT_DECREASE)
+		sabul_mark_decrease(sk, p);
+	ca->bw_prev = ca->bw_cur;
+	ca->bw_cur = 0;
 	sabul_interval_restart(sk);
 	trace_sabul_rate(sk, act, sent, lost, ca->p_ppm, sabul_period_ns(old),
 			 sabul_period_ns(ca->period_ps),
@@ -321,7 +372,6 @@ static void sabul_cong_control(COMPAT_CONG_CONTROL_ARGS)
 	struct sabul *ca = inet_csk_ca(sk);
 	u32 new_lost = sabul_counter_delta(tp->lost, ca->lost_seen);
 	struct sabul_params p;
-	u32 cwnd;
 
 	/*
 	 * An active open's SYN-ACK reaches cong_control before .init
@@ -341,12 +391,8 @@ static void sabul_cong_control(COMPAT_CONG_CONTROL_ARGS)
 		sabul_exit_start(sk, &p);
 		new_lost = 0;	/* the start's losses are not the control's */
 	}
-	sabul_control(sk, new_lost, &p);
-
-	cwnd = sabul_cwnd_bound(ca->period_ps, tp->srtt_us >> 3, p.syn_us);
-	tcp_snd_cwnd_set(tp, min(cwnd, tp->snd_cwnd_clamp));
-	cc_set_pacing_rate(sk, sabul_period_to_rate(ca->period_ps,
-						    sabul_mss(tp)));
+	sabul_control(sk, new_lost, rs, &p);
+	sabul_apply(sk, &p);
 }
 
 /* The window belongs to the rate control: a loss leaves ssthresh alone. */
@@ -360,13 +406,18 @@ static u32 sabul_undo_cwnd(struct sock *sk)
 	return tcp_snd_cwnd(tcp_sk(sk));
 }
 
-/* An RTO: a decrease at p = 1 (or the end of the start phase). */
+/*
+ * An RTO: a decrease at p = 1 (or the end of the start phase).  It answers
+ * every packet outstanding, which TCP has just marked lost: those losses
+ * are its event's (no fast reaction, no new decrease).
+ */
 static void sabul_set_state(struct sock *sk, u8 new_state)
 {
+	struct tcp_sock *tp = tcp_sk(sk);
 	struct sabul *ca = inet_csk_ca(sk);
 	struct sabul_params p;
+	u64 old, send;
 	u32 mss;
-	u64 old;
 
 	if (new_state != TCP_CA_Loss || !ca->ready)
 		return;
@@ -375,11 +426,16 @@ static void sabul_set_state(struct sock *sk, u8 new_state)
 		sabul_exit_start(sk, &p);
 		return;
 	}
-	mss = sabul_mss(tcp_sk(sk));
+	mss = sabul_mss(tp);
 	old = ca->period_ps;
 	ca->period_ps = sabul_period_clamp(sabul_decrease(old, SABUL_PPM, &p),
 					   mss, &p);
-	cc_set_pacing_rate(sk, sabul_period_to_rate(ca->period_ps, mss));
+	sabul_mark_decrease(sk, &p);
+	sabul_old_add(&ca->old_lost, sabul_counter_delta(tp->lost, ca->lost_seen));
+	ca->lost_seen = tp->lost;
+	/* the window stays TCP's (in flight + 1) until the next ACK */
+	send = sabul_send_period(ca->period_ps, mss, ca->floor, true);
+	cc_set_pacing_rate(sk, sabul_period_to_rate(send, mss));
 	trace_sabul_rate(sk, SABUL_ACT_RTO, 0, 0, SABUL_PPM,
 			 sabul_period_ns(old), sabul_period_ns(ca->period_ps),
 			 sabul_rate_kbps(ca->period_ps, mss));

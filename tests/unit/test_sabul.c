@@ -257,21 +257,21 @@ static void test_fast_and_tick(void)
 	tap_ok(n == 858993459 && ev == 0 && per == sabul_kbps_to_period(100, MSS),
 	       "sabul: 2^33-2 losses: no overflow, the period clamps at min_rate");
 
-	per = sabul_interval_tick(base, 0, 0, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 0, 0, 0, false, MSS, &p, &pp, &act);
 	tap_ok(per == base && act == SABUL_ACT_NONE && pp == 0, "sabul: an interval without data changes nothing");
-	per = sabul_interval_tick(base, 40, 0, true, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 40, 0, 0, true, MSS, &p, &pp, &act);
 	tap_ok(per == base && act == SABUL_ACT_NONE, "sabul: an app-limited interval does not increase");
-	per = sabul_interval_tick(base, 40, 0, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 40, 0, 0, false, MSS, &p, &pp, &act);
 	tap_ok(per < base && act == SABUL_ACT_INCREASE && pp == 0, "sabul: zero loss increases the rate");
-	per = sabul_interval_tick(base, 40, 40, true, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 40, 40, 0, true, MSS, &p, &pp, &act);
 	tap_ok(per > base && act == SABUL_ACT_DECREASE && pp == 1000000,
 	       "sabul: 100%% loss decreases, app-limited or not");
-	per = sabul_interval_tick(base, 0, 7, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 0, 7, 0, false, MSS, &p, &pp, &act);
 	tap_ok(per > base && act == SABUL_ACT_DECREASE && pp == 1000000,
 	       "sabul: losses with nothing sent decrease (p = 1)");
-	per = sabul_interval_tick(sabul_kbps_to_period(100000000, MSS), 1000, 0, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(sabul_kbps_to_period(100000000, MSS), 1000, 0, 0, false, MSS, &p, &pp, &act);
 	tap_eq(per, sabul_kbps_to_period(100000000, MSS), "sabul: the increase stops at max_rate");
-	per = sabul_interval_tick(sabul_kbps_to_period(100, MSS), 10, 10, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(sabul_kbps_to_period(100, MSS), 10, 10, 0, false, MSS, &p, &pp, &act);
 	tap_eq(per, sabul_kbps_to_period(100, MSS), "sabul: the decrease stops at min_rate");
 
 	tap_eq(sabul_cwnd_bound(base, 40000, 10000), 232,
@@ -282,6 +282,118 @@ static void test_fast_and_tick(void)
 	tap_eq(sabul_cwnd_bound(1, U32_MAX, 1000000), 0x7fffffff,
 	       "sabul: a huge bound saturates at INT_MAX (tcp_snd_cwnd_set warns on <= 0 as int)");
 
+}
+
+/* One decrease per congestion event: losses of packets sent before it. */
+static void test_event(void)
+{
+	struct sabul_params p;
+	u64 per, base = sabul_kbps_to_period(40000, MSS);
+	u32 pp, old;
+	enum sabul_action act;
+
+	sabul_params_default(&p);
+
+	/* which losses are the answered event's */
+	tap_ok(!sabul_losses_old(0, 0) && !sabul_losses_old(0, 123456789),
+	       "sabul event: before any decrease no loss is old");
+	tap_ok(sabul_losses_old(5000000, 4999999) && sabul_losses_old(5000000, 5000000),
+	       "sabul event: latest delivered packet sent before (or in the us of) the decrease: losses old");
+	tap_ok(!sabul_losses_old(5000000, 5000001), "sabul event: one sent 1 us after it delivered: losses count");
+	tap_ok(sabul_losses_old(U64_MAX, U64_MAX - 1) && !sabul_losses_old(U64_MAX - 1, U64_MAX),
+	       "sabul event: no wrap at the top of the us clock");
+	tap_ok(sabul_losses_old(7, 0), "sabul event: nothing delivered yet (mstamp 0) after a decrease: old");
+
+	old = 0;
+	sabul_old_add(&old, 10);
+	sabul_old_add(&old, U32_MAX - 5);
+	tap_eq(old, U32_MAX, "sabul event: the old-loss count saturates");
+
+	/* an interval of only old losses holds, whatever p over all is */
+	per = sabul_interval_tick(base, 40, 40, 40, false, MSS, &p, &pp, &act);
+	tap_ok(per == base && act == SABUL_ACT_HOLD && pp == 0,
+	       "sabul event: 40 sent, 40 lost, all old: hold (no second decrease), p_new 0");
+	per = sabul_interval_tick(base, 3, 900, 900, false, MSS, &p, &pp, &act);
+	tap_ok(per == base && act == SABUL_ACT_HOLD,
+	       "sabul event: the rttfair case (900 old losses against 3 sent) holds instead of a decrease at p = 1");
+	per = sabul_interval_tick(base, 0, 12, 12, false, MSS, &p, &pp, &act);
+	tap_ok(per == base && act == SABUL_ACT_HOLD, "sabul event: old losses with nothing sent: hold");
+	per = sabul_interval_tick(base, 40, 5, 7, false, MSS, &p, &pp, &act);
+	tap_ok(per == base && act == SABUL_ACT_HOLD && pp == 0,
+	       "sabul event: more old than all (a count across a restart) counts as all old");
+	/* new losses decrease at their own rate */
+	per = sabul_interval_tick(base, 40, 30, 20, false, MSS, &p, &pp, &act);
+	tap_ok(act == SABUL_ACT_DECREASE && pp == 250000 &&
+	       fabs((double)per - ref_decrease((double)base, 0.25, &p)) <= 2,
+	       "sabul event: 30 lost, 20 old: a decrease at p = 10 / 40, not 30 / 40");
+	/* few old losses (below alpha over all): the usual increase */
+	per = sabul_interval_tick(base, 5000, 2, 2, false, MSS, &p, &pp, &act);
+	tap_ok(per < base && act == SABUL_ACT_INCREASE && pp == 0,
+	       "sabul event: 2 old losses in 5000 sent (p_all 0.0004 < alpha): increase as before");
+	per = sabul_interval_tick(base, 5000, 2, 2, true, MSS, &p, &pp, &act);
+	tap_ok(per == base && act == SABUL_ACT_NONE, "sabul event: ... not when app-limited");
+	/* the rules without old losses are the old ones */
+	per = sabul_interval_tick(base, 40, 0, 0, false, MSS, &p, &pp, &act);
+	tap_ok(act == SABUL_ACT_INCREASE &&
+	       fabs((double)per - ref_increase((double)base, 0, &p)) <= 2,
+	       "sabul event: no losses: the increase of formula (2)");
+	per = sabul_interval_tick(base, 40, 40, 0, false, MSS, &p, &pp, &act);
+	tap_ok(act == SABUL_ACT_DECREASE && pp == 1000000 &&
+	       fabs((double)per - ref_decrease((double)base, 1, &p)) <= 2,
+	       "sabul event: all lost, none old: the decrease at p = 1");
+	per = sabul_interval_tick(base, U32_MAX, U32_MAX, 1, false, MSS, &p, &pp, &act);
+	tap_ok(act == SABUL_ACT_DECREASE && pp == 999999,
+	       "sabul event: 2^32-1 sent and lost, one old: no overflow, p just below 1");
+
+	/* the collapse of the old rule, and the new one, over 30 intervals */
+	{
+		u64 a = base, b = base;
+		int i;
+
+		for (i = 0; i < 30; i++) {
+			u32 sa = (u32)(sabul_period_to_rate(a, MSS) / 100 / MSS);
+			u32 sb = (u32)(sabul_period_to_rate(b, MSS) / 100 / MSS);
+
+			/* 40 losses of packets sent before the first decrease per interval */
+			a = sabul_interval_tick(a, sa, 40, 0, false, MSS, &p, &pp, &act);
+			b = sabul_interval_tick(b, sb, 40, i ? 40 : 0, false, MSS, &p, &pp, &act);
+		}
+		tap_ok(sabul_period_to_rate(a, MSS) * 20 < sabul_period_to_rate(base, MSS),
+		       "sabul event: counted every interval, one event's 1200 losses cut 40 Mbit/s below 2 (%.2f)",
+		       sabul_period_to_rate(a, MSS) * 8 / 1e6);
+		tap_ok(fabs((double)b - ref_decrease((double)base, 1, &p)) <= 2,
+		       "sabul event: counted once, one decrease (%.2f Mbit/s)",
+		       sabul_period_to_rate(b, MSS) * 8 / 1e6);
+	}
+}
+
+/* The floor of TCP's recovery after a decrease. */
+static void test_floor(void)
+{
+	struct sabul_params p;
+	u64 base = sabul_kbps_to_period(40000, MSS), slow = sabul_kbps_to_period(1000, MSS);
+	u64 bw = 40000000 / 8;	/* 40 Mbit/s in B/s */
+
+	sabul_params_default(&p);
+	tap_eq(sabul_recovery_floor(bw, &p), bw / 2, "sabul floor: half the delivery rate before the decrease");
+	tap_eq(sabul_recovery_floor(0, &p), 0, "sabul floor: no sample, no floor");
+	tap_eq(sabul_recovery_floor(U64_MAX, &p), 100000000ULL * 1000 / 8, "sabul floor: at most max_rate");
+	p.max_rate_kbps = 10000;
+	tap_eq(sabul_recovery_floor(bw, &p), 10000ULL * 1000 / 8, "sabul floor: max_rate 10 Mbit/s caps it");
+	sabul_params_default(&p);
+
+	tap_eq(sabul_send_period(slow, MSS, bw / 2, false), slow, "sabul floor: outside recovery: the period, whatever the floor");
+	tap_eq(sabul_send_period(slow, MSS, 0, true), slow, "sabul floor: in recovery without a floor: the period");
+	tap_eq(sabul_send_period(slow, MSS, bw / 2, true), sabul_rate_to_period(bw / 2, MSS),
+	       "sabul floor: a collapsed rate (1 Mbit/s) recovers at the floor (20 Mbit/s)");
+	tap_eq(sabul_send_period(base, MSS, bw / 2, true), base,
+	       "sabul floor: a rate above the floor is not lowered by it");
+	tap_eq(sabul_send_period(base, MSS, U64_MAX, true), 0,
+	       "sabul floor: an absurd floor gives period 0 (unbounded: never from recovery_floor, which caps at max_rate)");
+	tap_eq(sabul_send_period(U64_MAX, MSS, 1, true), sabul_rate_to_period(1, MSS),
+	       "sabul floor: 1 B/s floor under an infinite period");
+	tap_eq(sabul_cwnd_bound(sabul_send_period(slow, MSS, bw / 2, true), 200000, 10000), 379,
+	       "sabul floor: the window bound follows: ceil(20 Mbit/s * 210 ms / 1448 B) + 16 = 379");
 }
 
 /* mul_frac against 128-bit arithmetic */
@@ -344,8 +456,8 @@ static void test_fairness(void)
 		lost_b = (u32)lb;
 		credit_a = la - lost_a;
 		credit_b = lb - lost_b;
-		a = sabul_interval_tick(a, sent_a, lost_a, false, MSS, &p, &pp, &act);
-		b = sabul_interval_tick(b, sent_b, lost_b, false, MSS, &p, &pp, &act);
+		a = sabul_interval_tick(a, sent_a, lost_a, 0, false, MSS, &p, &pp, &act);
+		b = sabul_interval_tick(b, sent_b, lost_b, 0, false, MSS, &p, &pp, &act);
 	}
 	tap_ok(ra / rb < 1.1 && rb / ra < 1.1,
 	       "sabul: two flows from 40 and 10 Mbit/s converge on a fluid link (%.2f / %.2f Mbit/s)",
@@ -361,6 +473,8 @@ int main(void)
 	test_rates();
 	test_rules();
 	test_fast_and_tick();
+	test_event();
+	test_floor();
 	test_mul_frac();
 	test_fairness();
 	return tap_done();
