@@ -47,7 +47,11 @@
  * the rate control's first interval begins once TCP has recovered from
  * the start's losses.
  * The window only bounds the rate: UDT's rate * (srtt + T) + 16 packets.
- * An RTO is a decrease at p = 1.
+ * An RTO is a decrease at p = 1.  One congestion event gives one decrease:
+ * losses TCP marks before a packet sent after the last decrease has been
+ * delivered (tp->rack.mstamp) are that decrease's event's and do not count
+ * in LOSS (UDT's rule); while TCP recovers after a decrease, pacing and
+ * the window bound use at least half the delivery rate measured before it.
  *
  * Observability: ss -ti and TCP_CC_INFO (get_info, below: the rate in bw,
  * the min RTT in mrtt; the period, loss rate and phase in its own record)
@@ -354,6 +358,7 @@ static void sabul_control(struct sock *sk, u32 new_lost,
 	lost = sabul_counter_delta(tp->lost, ca->lost_mark);
 	old = ca->period_ps;
 	ca->period_ps = sabul_interval_tick(old, sent, lost, ca->old_lost,
+					    tp->srtt_us >> 3,
 					    tp->app_limited != 0, mss, p,
 					    &ca->p_ppm, &act);
 	if (act == SABUL_ACT_DECREASE)
