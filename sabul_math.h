@@ -441,53 +441,6 @@ static inline u64 sabul_decrease(u64 period_ps, u32 p_ppm,
 			     c);
 }
 
-/* Most intervals one event's decrease stands for (see sabul_event_n()). */
-#define SABUL_EVENT_N_MAX	64U
-
-/*
- * sabul_event_n() - how many intervals T one congestion event's decrease
- * stands for: ceil(@rtt_us / T), at least 1, at most SABUL_EVENT_N_MAX.
- * An event is answered once (losses of packets sent before the decrease do
- * not count), and the next can only show one RTT later; the seed's rule
- * decreases in every interval T that sees the loss rate, so the event's
- * decrease is that of the RTT's intervals: the decrease per unit of time
- * stays independent of the RTT.  With T >= RTT it is 1: the seed's rule.
- */
-static inline u32 sabul_event_n(u32 rtt_us, u32 syn_us)
-{
-	u64 n;
-
-	if (!syn_us)
-		return 1;
-	n = div_u64((u64)rtt_us + syn_us - 1, syn_us);
-	if (n < 1)
-		return 1;
-	return n > SABUL_EVENT_N_MAX ? SABUL_EVENT_N_MAX : (u32)n;
-}
-
-/*
- * sabul_event_decrease() - the decrease of a new congestion event at loss
- * rate @p_ppm standing for @n intervals: period (1 + k1 (p - alpha))^n + c
- * (the multiplicative part of every interval, the non-linear c once per
- * decrease, as the seed adds it once per rate change), saturating.  @n = 1
- * is sabul_decrease().
- */
-static inline u64 sabul_event_decrease(u64 period_ps, u32 p_ppm, u32 n,
-				       const struct sabul_params *p)
-{
-	u64 f, c = (u64)p->c_ns * SABUL_PS_PER_NS;
-	u32 i;
-
-	if (p_ppm > SABUL_PPM)
-		p_ppm = SABUL_PPM;
-	f = p_ppm > p->alpha_ppm ?
-		(u64)p->k1_milli * (p_ppm - p->alpha_ppm) : 0;
-	for (i = 0; i < n && f && period_ps != U64_MAX; i++)
-		period_ps = sabul_add_sat(period_ps,
-					  sabul_mul_frac(period_ps, f, SABUL_FRAC_SCALE));
-	return sabul_add_sat(period_ps, c);
-}
-
 /*
  * sabul_interval_tick() - the period after a rate control interval in which
  * @sent packets left and @lost were detected lost, @lost_old of them
@@ -504,14 +457,11 @@ static inline u64 sabul_event_decrease(u64 period_ps, u32 p_ppm, u32 n,
  *
  * So one congestion event gives one decrease however many intervals its
  * losses take to be detected (UDT: a decrease only for a loss of a packet
- * sent after the last decrease), sabul_event_decrease() over the
- * sabul_event_n(@rtt_us) intervals of an RTT.  @lost_old > @lost counts
- * as @lost.  An interval with nothing sent and nothing lost changes
- * nothing.
+ * sent after the last decrease).  @lost_old > @lost counts as @lost.  An
+ * interval with nothing sent and nothing lost changes nothing.
  */
 static inline u64 sabul_interval_tick(u64 period_ps, u32 sent, u32 lost,
-				      u32 lost_old, u32 rtt_us,
-				      bool app_limited, u32 mss,
+				      u32 lost_old, bool app_limited, u32 mss,
 				      const struct sabul_params *p,
 				      u32 *p_ppm, enum sabul_action *act)
 {
@@ -524,9 +474,7 @@ static inline u64 sabul_interval_tick(u64 period_ps, u32 sent, u32 lost,
 		return period_ps;
 	if (loss >= p->alpha_ppm) {
 		*act = SABUL_ACT_DECREASE;
-		return sabul_period_clamp(sabul_event_decrease(period_ps, loss,
-							       sabul_event_n(rtt_us, p->syn_us),
-							       p),
+		return sabul_period_clamp(sabul_decrease(period_ps, loss, p),
 					  mss, p);
 	}
 	if (sabul_loss_ppm(sent, lost) >= p->alpha_ppm) {

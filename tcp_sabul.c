@@ -358,7 +358,6 @@ static void sabul_control(struct sock *sk, u32 new_lost,
 	lost = sabul_counter_delta(tp->lost, ca->lost_mark);
 	old = ca->period_ps;
 	ca->period_ps = sabul_interval_tick(old, sent, lost, ca->old_lost,
-					    tp->srtt_us >> 3,
 					    tp->app_limited != 0, mss, p,
 					    &ca->p_ppm, &act);
 	if (act == SABUL_ACT_DECREASE)

@@ -257,21 +257,21 @@ static void test_fast_and_tick(void)
 	tap_ok(n == 858993459 && ev == 0 && per == sabul_kbps_to_period(100, MSS),
 	       "sabul: 2^33-2 losses: no overflow, the period clamps at min_rate");
 
-	per = sabul_interval_tick(base, 0, 0, 0, 0, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 0, 0, 0, false, MSS, &p, &pp, &act);
 	tap_ok(per == base && act == SABUL_ACT_NONE && pp == 0, "sabul: an interval without data changes nothing");
-	per = sabul_interval_tick(base, 40, 0, 0, 0, true, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 40, 0, 0, true, MSS, &p, &pp, &act);
 	tap_ok(per == base && act == SABUL_ACT_NONE, "sabul: an app-limited interval does not increase");
-	per = sabul_interval_tick(base, 40, 0, 0, 0, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 40, 0, 0, false, MSS, &p, &pp, &act);
 	tap_ok(per < base && act == SABUL_ACT_INCREASE && pp == 0, "sabul: zero loss increases the rate");
-	per = sabul_interval_tick(base, 40, 40, 0, 0, true, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 40, 40, 0, true, MSS, &p, &pp, &act);
 	tap_ok(per > base && act == SABUL_ACT_DECREASE && pp == 1000000,
 	       "sabul: 100%% loss decreases, app-limited or not");
-	per = sabul_interval_tick(base, 0, 7, 0, 0, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 0, 7, 0, false, MSS, &p, &pp, &act);
 	tap_ok(per > base && act == SABUL_ACT_DECREASE && pp == 1000000,
 	       "sabul: losses with nothing sent decrease (p = 1)");
-	per = sabul_interval_tick(sabul_kbps_to_period(100000000, MSS), 1000, 0, 0, 0, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(sabul_kbps_to_period(100000000, MSS), 1000, 0, 0, false, MSS, &p, &pp, &act);
 	tap_eq(per, sabul_kbps_to_period(100000000, MSS), "sabul: the increase stops at max_rate");
-	per = sabul_interval_tick(sabul_kbps_to_period(100, MSS), 10, 10, 0, 0, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(sabul_kbps_to_period(100, MSS), 10, 10, 0, false, MSS, &p, &pp, &act);
 	tap_eq(per, sabul_kbps_to_period(100, MSS), "sabul: the decrease stops at min_rate");
 
 	tap_eq(sabul_cwnd_bound(base, 40000, 10000), 232,
@@ -310,70 +310,38 @@ static void test_event(void)
 	tap_eq(old, U32_MAX, "sabul event: the old-loss count saturates");
 
 	/* an interval of only old losses holds, whatever p over all is */
-	per = sabul_interval_tick(base, 40, 40, 40, 0, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 40, 40, 40, false, MSS, &p, &pp, &act);
 	tap_ok(per == base && act == SABUL_ACT_HOLD && pp == 0,
 	       "sabul event: 40 sent, 40 lost, all old: hold (no second decrease), p_new 0");
-	per = sabul_interval_tick(base, 3, 900, 900, 0, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 3, 900, 900, false, MSS, &p, &pp, &act);
 	tap_ok(per == base && act == SABUL_ACT_HOLD,
 	       "sabul event: the rttfair case (900 old losses against 3 sent) holds instead of a decrease at p = 1");
-	per = sabul_interval_tick(base, 0, 12, 12, 0, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 0, 12, 12, false, MSS, &p, &pp, &act);
 	tap_ok(per == base && act == SABUL_ACT_HOLD, "sabul event: old losses with nothing sent: hold");
-	per = sabul_interval_tick(base, 40, 5, 7, 0, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 40, 5, 7, false, MSS, &p, &pp, &act);
 	tap_ok(per == base && act == SABUL_ACT_HOLD && pp == 0,
 	       "sabul event: more old than all (a count across a restart) counts as all old");
 	/* new losses decrease at their own rate */
-	per = sabul_interval_tick(base, 40, 30, 20, 0, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 40, 30, 20, false, MSS, &p, &pp, &act);
 	tap_ok(act == SABUL_ACT_DECREASE && pp == 250000 &&
 	       fabs((double)per - ref_decrease((double)base, 0.25, &p)) <= 2,
 	       "sabul event: 30 lost, 20 old: a decrease at p = 10 / 40, not 30 / 40");
-	/* the event's decrease stands for the intervals of one RTT */
-	tap_eq(sabul_event_n(0, 10000), 1, "sabul event: n = 1 without an RTT sample");
-	tap_eq(sabul_event_n(10000, 10000), 1, "sabul event: RTT = T: n = 1 (the seed's rule exactly)");
-	tap_eq(sabul_event_n(10001, 10000), 2, "sabul event: n = ceil(RTT / T)");
-	tap_eq(sabul_event_n(200000, 10000), 20, "sabul event: 200 ms at T = 10 ms: 20 intervals");
-	tap_eq(sabul_event_n(U32_MAX, 1000), 64, "sabul event: n at most 64");
-	tap_eq(sabul_event_n(5000, 0), 1, "sabul event: T = 0 (never valid): n = 1");
-	tap_eq(sabul_event_decrease(base, 250000, 1, &p), sabul_decrease(base, 250000, &p),
-	       "sabul event: n = 1 is the seed's decrease");
-	{
-		double k = 1 + 0.125 * (0.25 - 0.001), want = (double)base;
-		int i;
-
-		for (i = 0; i < 20; i++)
-			want *= k;
-		want += 2000e3;
-		per = sabul_event_decrease(base, 250000, 20, &p);
-		tap_ok(fabs((double)per - want) <= 20,
-		       "sabul event: n = 20 at p = 0.25: period (1 + k1 (p - alpha))^20 + c (%.0f vs %.0f ps)",
-		       (double)per, want);
-	}
-	tap_eq(sabul_event_decrease(base, 500, 20, &p), base + 2000000,
-	       "sabul event: p below alpha (only a rounding away): c alone, once");
-	tap_eq(sabul_event_decrease(U64_MAX / 2, 1000000, 64, &p), U64_MAX,
-	       "sabul event: the compounding saturates");
-	tap_eq(sabul_event_decrease(0, 1000000, 64, &p), 2000000, "sabul event: period 0: c alone");
-	per = sabul_interval_tick(base, 40, 10, 0, 200000, false, MSS, &p, &pp, &act);
-	tap_ok(act == SABUL_ACT_DECREASE &&
-	       per == sabul_period_clamp(sabul_event_decrease(base, 250000, 20, &p), MSS, &p),
-	       "sabul event: the tick of a new event at RTT 200 ms decreases over 20 intervals");
-	per = sabul_interval_tick(base, 40, 40, 0, 1000000, false, MSS, &p, &pp, &act);
-	tap_eq(per, sabul_kbps_to_period(100, MSS), "sabul event: p = 1 over 64 intervals stops at min_rate");
 	/* few old losses (below alpha over all): the usual increase */
-	per = sabul_interval_tick(base, 5000, 2, 2, 0, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 5000, 2, 2, false, MSS, &p, &pp, &act);
 	tap_ok(per < base && act == SABUL_ACT_INCREASE && pp == 0,
 	       "sabul event: 2 old losses in 5000 sent (p_all 0.0004 < alpha): increase as before");
-	per = sabul_interval_tick(base, 5000, 2, 2, 0, true, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 5000, 2, 2, true, MSS, &p, &pp, &act);
 	tap_ok(per == base && act == SABUL_ACT_NONE, "sabul event: ... not when app-limited");
 	/* the rules without old losses are the old ones */
-	per = sabul_interval_tick(base, 40, 0, 0, 0, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 40, 0, 0, false, MSS, &p, &pp, &act);
 	tap_ok(act == SABUL_ACT_INCREASE &&
 	       fabs((double)per - ref_increase((double)base, 0, &p)) <= 2,
 	       "sabul event: no losses: the increase of formula (2)");
-	per = sabul_interval_tick(base, 40, 40, 0, 0, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, 40, 40, 0, false, MSS, &p, &pp, &act);
 	tap_ok(act == SABUL_ACT_DECREASE && pp == 1000000 &&
 	       fabs((double)per - ref_decrease((double)base, 1, &p)) <= 2,
 	       "sabul event: all lost, none old: the decrease at p = 1");
-	per = sabul_interval_tick(base, U32_MAX, U32_MAX, 1, 0, false, MSS, &p, &pp, &act);
+	per = sabul_interval_tick(base, U32_MAX, U32_MAX, 1, false, MSS, &p, &pp, &act);
 	tap_ok(act == SABUL_ACT_DECREASE && pp == 999999,
 	       "sabul event: 2^32-1 sent and lost, one old: no overflow, p just below 1");
 
@@ -387,8 +355,8 @@ static void test_event(void)
 			u32 sb = (u32)(sabul_period_to_rate(b, MSS) / 100 / MSS);
 
 			/* 40 losses of packets sent before the first decrease per interval */
-			a = sabul_interval_tick(a, sa, 40, 0, 0, false, MSS, &p, &pp, &act);
-			b = sabul_interval_tick(b, sb, 40, i ? 40 : 0, 0, false, MSS, &p, &pp, &act);
+			a = sabul_interval_tick(a, sa, 40, 0, false, MSS, &p, &pp, &act);
+			b = sabul_interval_tick(b, sb, 40, i ? 40 : 0, false, MSS, &p, &pp, &act);
 		}
 		tap_ok(sabul_period_to_rate(a, MSS) * 20 < sabul_period_to_rate(base, MSS),
 		       "sabul event: counted every interval, one event's 1200 losses cut 40 Mbit/s below 2 (%.2f)",
@@ -488,8 +456,8 @@ static void test_fairness(void)
 		lost_b = (u32)lb;
 		credit_a = la - lost_a;
 		credit_b = lb - lost_b;
-		a = sabul_interval_tick(a, sent_a, lost_a, 0, 0, false, MSS, &p, &pp, &act);
-		b = sabul_interval_tick(b, sent_b, lost_b, 0, 0, false, MSS, &p, &pp, &act);
+		a = sabul_interval_tick(a, sent_a, lost_a, 0, false, MSS, &p, &pp, &act);
+		b = sabul_interval_tick(b, sent_b, lost_b, 0, false, MSS, &p, &pp, &act);
 	}
 	tap_ok(ra / rb < 1.1 && rb / ra < 1.1,
 	       "sabul: two flows from 40 and 10 Mbit/s converge on a fluid link (%.2f / %.2f Mbit/s)",
