@@ -23,9 +23,9 @@
  * overflow's losses are detected over many intervals, and counted in each
  * they cut the rate again and again at p near 1 (docs/sabul.md, choice
  * 13).  While TCP recovers after a decrease, it paces at least at half the
- * delivery rate measured before it (sabul_recovery_floor(), choice 14).  The constant c
- * (and b) is what cuts a faster connection (shorter period) by a larger
- * ratio: rate' = rate / (1 + k1 (p - alpha) + c * rate).
+ * delivery rate measured before it (sabul_recovery_floor(), choice 14).
+ * The constant c (and b) is what cuts a faster connection (shorter
+ * period) by a larger ratio: rate' = rate / (1 + k1 (p - alpha) + c * rate).
  *
  * Fixed point
  * -----------
@@ -138,7 +138,7 @@ enum sabul_action {
 	SABUL_ACT_FAST,		/* Lambda lost packets within an interval */
 	SABUL_ACT_START_EXIT,	/* the start phase ended: period = 1 / rate */
 	SABUL_ACT_RTO,		/* retransmission timeout: a decrease at p = 1 */
-	SABUL_ACT_HOLD,		/* only losses of the answered event: no change */
+	SABUL_ACT_HOLD,		/* p >= alpha only with the answered event's */
 };
 
 static inline void sabul_params_default(struct sabul_params *p)

@@ -4,8 +4,9 @@
  *   sabul_rate  a change of the sending period, or an interval that
  *               changed nothing: kind (enum sabul_action: 0 none,
  *               1 increase, 2 decrease, 3 fast reaction, 4 end of the
- *               start phase, 5 RTO, 6 hold: only losses of the event
- *               the last decrease answered), packets sent and lost over
+ *               start phase, 5 RTO, 6 hold: below alpha without, at
+ *               or above it with the losses of the event the last
+ *               decrease answered), packets sent and lost over
  *               the interval (all losses), the loss rate p in ppm (of
  *               the losses that count), the period before and
  *               after in ns and the new rate in kbit/s
