@@ -431,18 +431,18 @@ def analyze_run(plan, run, rdir):
         # a trailing mean of two of its RTTs)
         if 1 in jt:
             m["jain_worst_1s"] = _r(jt[1]["min"], 4)
-        agg = sum(jain_series(fs))
-        p5 = bm.binned_rate_percentile(grid, agg, t_from, t_to, 0.1, 5)
+        dlv = jain_series(fs)
+        p5 = bm.binned_rate_percentile(grid, sum(dlv), t_from, t_to, 0.1, 5)
         m["agg_p5_mbps"] = _r(p5, 2)
         cap = bm.capacity_bytes(avail_pts, t_from, t_to) * 8 / 1e6 / (t_to - t_from) \
             if t_to > t_from else 0
         m["agg_p5_frac"] = _r(p5 / cap, 3) if p5 is not None and cap > 0 else None
         act = [(s.get("data_start", s["first"]) if s["first"] is not None
                 else f["start_s"], f["stop_s"]) for f, s in zip(flows, fs)]
-        jf = [(i, x, w) for i, x, w in bm.join_fair_times(
-                  grid, jain_series(fs), act, avail_pts,
-                  max(2 * run["sample_ms"] / 1000, 2 * max(f["rtt_ms"] for f in flows) / 1000))
-              if t_from <= act[i][0] <= t_to]
+        jf = bm.join_fair_times(
+            grid, dlv, act, avail_pts,
+            max(2 * run["sample_ms"] / 1000, 2 * max(f["rtt_ms"] for f in flows) / 1000),
+            t_from=t_from, t_to=t_to)
         if jf:
             worst = max(x if x is not None else w for _, x, w in jf)
             m["join_fair_s"] = _r(worst, 3)

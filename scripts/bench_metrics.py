@@ -277,7 +277,8 @@ def binned_rate_percentile(t, cum, a, b, bin_s, q):
     return float(np.percentile(np.diff(c) * 8 / bin_s / 1e6, q))
 
 
-def join_fair_times(t, cums, active, capacity_pts, smooth_s, frac=0.9):
+def join_fair_times(t, cums, active, capacity_pts, smooth_s, frac=0.9,
+                    t_from=None, t_to=None):
     """How fast a flow that joins running ones gets its fair share (seed
     002 Fig. 5's case): for every flow whose start finds another flow
     active, seconds from its start until its rate, averaged over the
@@ -285,20 +286,26 @@ def join_fair_times(t, cums, active, capacity_pts, smooth_s, frac=0.9):
     that time), before the next flow starts or stops (None when it never
     does: censored).  cums: per flow cumulative bytes at t; active: per
     flow (start, stop); capacity_pts: [(t, Mbit/s)] the link's goodput
-    capacity.  Returns [(flow index, seconds or None, window length)]."""
+    capacity; only joiners starting within [t_from, t_to] count (None: no
+    bound).  Returns [(flow index, seconds or None, window length)]."""
     t = np.asarray(t, dtype=float)
     events = sorted({float(x) for se in active for x in se})
+    starts = np.array([se[0] for se in active], dtype=float)
+    stops = np.array([se[1] for se in active], dtype=float)
+    # flows active at each sample, and the fair share that leaves each
+    n_act = ((starts[None, :] <= t[:, None] + 1e-9)
+             & (stops[None, :] > t[:, None])).sum(axis=1)
+    fair = level_at(capacity_pts, t) / np.maximum(n_act, 1)
     out = []
     for i, (s, e) in enumerate(active):
+        if (t_from is not None and s < t_from) or (t_to is not None and s > t_to):
+            continue
         if not any(j != i and sj <= s + 1e-9 and ej > s + 1e-9
                    for j, (sj, ej) in enumerate(active)):
             continue
         nxt = [x for x in events if x > s + 1e-9]
         end = min(nxt[0] if nxt else float(t[-1]), float(t[-1]))
         rate = trailing_mean(t, rates_from_cumulative(t, cums[i]), smooth_s)
-        n_act = np.array([sum(1 for sj, ej in active if sj <= x + 1e-9
-                              and ej > x) for x in t], dtype=float)
-        fair = level_at(capacity_pts, t) / np.maximum(n_act, 1)
         ok = np.flatnonzero((t >= s + smooth_s) & (t <= end)
                             & (rate >= frac * fair))
         out.append((i, float(t[ok[0]] - s) if len(ok) else None, end - s))

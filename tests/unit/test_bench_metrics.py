@@ -319,6 +319,12 @@ T.check("join_fair_times: the joiner reaches 0.9 of its fair share 0.5 s "
         len(jf) == 1 and jf[0][0] == 1 and near(jf[0][1], 0.5, 1e-6), f"{jf}")
 jf = bm.join_fair_times(t2, [ca2, np.minimum(cb2, 100000)], [(0, 3), (1, 3)],
                         [(0, 10.0)], 0.1, 0.9)
+T.check("join_fair_times: a joiner starting before t_from (1 s < 1.5 s) is left out",
+        bm.join_fair_times(t2, [ca2, cb2], [(0, 3), (1, 3)], [(0, 10.0)], 0.1, 0.9,
+                           t_from=1.5) == [])
+T.check("join_fair_times: ... and one starting within [t_from, t_to] counts",
+        len(bm.join_fair_times(t2, [ca2, cb2], [(0, 3), (1, 3)], [(0, 10.0)], 0.1, 0.9,
+                               t_from=1.0, t_to=1.0)) == 1)
 T.check("join_fair_times: a joiner that never gets there is censored (None, "
         "window 2 s)", len(jf) == 1 and jf[0][1] is None and near(jf[0][2], 2.0, 1e-6),
         f"{jf}")
