@@ -811,10 +811,9 @@ struct rapid_law {
  * RAPID_GROWTH_BIG (at most RAPID_TAU_X_MAX), or stays where it is if it
  * is higher.  The level is a function of the queue's growth, which every
  * flow through the bottleneck sees alike, so the flows that share it slow
- * their increases by the same factor.  Doubling it per cut instead (until
- * 2026-11-26) made it a flow's own history: in the scale engine's
- * manyflows traces flows on one queue held 1 and 64 side by side, the
- * former then taking 2-4 times its share.
+ * their increases by the same factor; a per-flow history (doubling per
+ * cut) let flows on one queue hold very different multiples (docs/rapid.md,
+ * "The queue law").
  */
 static inline void rapid_law_raise_tau(struct rapid_law *law, s64 g)
 {
@@ -1299,10 +1298,9 @@ static inline u64 rapid_rto_floor(u32 mss, u32 srtt_us)
  * rapid_rto_floor(): a few packets per round trip) unless r_avg already
  * is, and not below min_rate.  TCP signals an RTO again when one in the
  * loss state follows an ACK of new data; slow start's estimates come from
- * new data only, so without the floor each such RTO divided the rate by
- * four again while the retransmissions, paced at it, drained the loss:
- * the scale engine's manyflows (seed 8) held a flow at min_rate
- * (10 kbit/s) for 16 s.
+ * new data only, so without the floor each such RTO would divide the rate
+ * by four again while the retransmissions, paced at it, drain the loss
+ * (docs/rapid.md, "Loss responses").
  */
 static inline enum rapid_ev rapid_ctl_on_rto(struct rapid_ctl *ctl,
 					     const struct rapid_cfg *cfg,
