@@ -229,6 +229,7 @@ enum rapid_pc_rule {
 #define RAPID_PC_STOP_CLOCK	0x04	/* send time not increasing, or range */
 #define RAPID_PC_STOP_BYTES	0x08	/* payload 0 or > RAPID_PC_BYTES_MAX */
 #define RAPID_PC_STOP_FULL	0x10	/* more than RAPID_PSTREAM_MAX packets */
+#define RAPID_PC_STOP_MERGED	0x20	/* arrived merged with others (GRO) */
 
 /* Per-packet flags of struct rapid_pc_pkt */
 #define RAPID_PC_PKT_LOST	0x01	/* never arrived */
@@ -496,6 +497,26 @@ static inline int rapid_pc_obs_add(struct rapid_pc_obs *o, u32 idx, u64 snd,
 	o->last_rcv_ns = rcv_ns;
 	o->n++;
 	return RAPID_PC_ADD_OK;
+}
+
+/*
+ * As rapid_pc_obs_add() for an arrival that carried @segs segments: a
+ * receive offload (GRO, LRO) that merged segments leaves one arrival time
+ * and one header for all of them, so the packet's own time and size are
+ * unknown.  Such an arrival is not recorded and stops the stream
+ * (RAPID_PC_STOP_MERGED): the analysis uses the prefix before it.  segs 0
+ * or 1 is one packet.  Linux's GRO never merges two segments whose TCP
+ * options differ, and every marked segment carries its own index and
+ * departure time, so this is a guard against offloads that ignore options.
+ */
+static inline int rapid_pc_obs_add_segs(struct rapid_pc_obs *o, u32 idx,
+					u64 snd, u64 rcv, u32 bytes, u32 segs)
+{
+	if (segs > 1 && !o->stop && idx >= o->n) {
+		o->stop = RAPID_PC_STOP_MERGED;
+		return RAPID_PC_ADD_STOPPED;
+	}
+	return rapid_pc_obs_add(o, idx, snd, rcv, bytes);
 }
 
 /*

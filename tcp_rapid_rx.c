@@ -36,8 +36,11 @@
  *  - LOCAL_IN, first priority: only packets for this host (transit traffic
  *    of a router costs nothing), after defragmentation and the route
  *    lookup, but before TCP: before socket backlog queueing and coalescing,
- *    which would merge or delay arrivals.  GRO on the receiving NIC merges
- *    before any hook: turn it off for RAPID receivers (veth has none).
+ *    which would merge or delay arrivals.  GRO runs before any hook, but
+ *    it never merges TCP segments whose options differ, and every marked
+ *    segment carries its own index and departure time, so each arrives
+ *    alone; an arrival an offload merged anyway (skb_is_gso()) stops its
+ *    stream there (rapid_pc_obs_add_segs(), counted as "merged").
  *  - LOCAL_OUT, last priority: after conntrack/NAT/mangle saw the ACK as
  *    TCP built it.  Only pure ACKs (no payload, no SYN/RST) of known flows
  *    get the 8-byte option; an ACK whose header is full (timestamps plus
@@ -168,6 +171,7 @@ enum rapid_rx_stat {
 	RAPID_RX_ADD_FAILED,	/* ACKs skipped: other errors */
 	RAPID_RX_MARKED,	/* lab marker: data segments marked */
 	RAPID_RX_MARK_FAILED,	/* lab marker: marking refused */
+	RAPID_RX_MERGED,	/* marked arrivals merged by a receive offload */
 	RAPID_RX_NSTATS
 };
 
@@ -175,7 +179,7 @@ static const char * const rapid_rx_stat_names[RAPID_RX_NSTATS] = {
 	"flows_new", "flows_closed", "flows_evicted", "flows_freed",
 	"flows_refused", "no_socket", "pkts", "stale", "bad_opt", "streams", "estimates",
 	"truncated", "feedback", "no_room", "add_failed", "marked",
-	"mark_failed",
+	"mark_failed", "merged",
 };
 
 static DEFINE_PER_CPU(unsigned long[RAPID_RX_NSTATS], rapid_rx_stats);
@@ -478,9 +482,13 @@ static void rapid_rx_stream_finish(struct rapid_rx_flow *f)
 		rapid_rx_count(RAPID_RX_TRUNCATED);
 }
 
-/* One marked data packet of @bytes payload arrived at @now; f->lock held. */
+/*
+ * One marked data packet of @bytes payload arrived at @now, as @segs
+ * segments (more than one: merged by GRO/LRO, rapid_pc_obs_add_segs());
+ * f->lock held.
+ */
 static void rapid_rx_record(struct rapid_rx_flow *f, const struct rapid_dopt *d,
-			    u32 bytes, u64 now)
+			    u32 bytes, u32 segs, u64 now)
 {
 	static const struct rapid_pc_clock clk = { .tick_ns = 1, .bits = 64 };
 	u64 tx = d->tx_ns;
@@ -510,7 +518,10 @@ static void rapid_rx_record(struct rapid_rx_flow *f, const struct rapid_dopt *d,
 	if (d->idx && d->idx == f->obs.n && !f->obs.stop &&
 	    !rapid_dopt_unwrap(f->tx_last, f->tx_last32, d->tx_ns, &tx))
 		rapid_pc_obs_stop(&f->obs, RAPID_PC_STOP_CLOCK);
-	if (rapid_pc_obs_add(&f->obs, d->idx, tx, now, bytes) == RAPID_PC_ADD_OK) {
+	if (segs > 1)
+		rapid_rx_count(RAPID_RX_MERGED);
+	if (rapid_pc_obs_add_segs(&f->obs, d->idx, tx, now, bytes, segs) ==
+	    RAPID_PC_ADD_OK) {
 		f->tx_last = tx;
 		f->tx_last32 = d->tx_ns;
 	}
@@ -537,7 +548,9 @@ static void rapid_rx_on_data(struct rapid_rx_net *rn, struct net *net,
 	WRITE_ONCE(f->seen_ns, now);
 	rapid_rx_count(RAPID_RX_PKTS);
 	spin_lock_bh(&f->lock);
-	rapid_rx_record(f, d, t->payload, now);
+	rapid_rx_record(f, d, t->payload,
+			skb_is_gso(skb) ? max_t(u32, skb_shinfo(skb)->gso_segs, 2) : 1,
+			now);
 	spin_unlock_bh(&f->lock);
 }
 

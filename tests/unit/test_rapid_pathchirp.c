@@ -752,6 +752,46 @@ static void test_loss(void)
 	tap_eq(r.pkts, 4, "bytes: > 65535 stops");
 	tap_ok(r.stop & RAPID_PC_STOP_BYTES, "bytes: reason");
 
+	/*
+	 * Merged arrivals (GRO/LRO): packet 9 arrives as two segments in one
+	 * skb.  It is not recorded (its time is the merge's), the stream
+	 * stops there and the estimate comes from the prefix 0..8, the same
+	 * as a stream cut after packet 8; one segment (or 0: not offloaded)
+	 * is an ordinary packet.
+	 */
+	{
+		struct rapid_pc_result pre;
+
+		rapid_pc_obs_init(&o, 3, &clk_ns, &clk_ns);
+		for (k = 0; k < 9; k++)
+			rapid_pc_obs_add(&o, k, snd[k], rcv[k], P_BYTES);
+		rapid_pc_estimate(&o, &p, &pre);
+		rapid_pc_obs_init(&o, 3, &clk_ns, &clk_ns);
+		for (k = 0; k < 30; k++) {
+			ret = rapid_pc_obs_add_segs(&o, k, snd[k], rcv[k],
+						    k == 9 ? 2 * P_BYTES : P_BYTES,
+						    k == 9 ? 2 : k % 2);
+			if (k == 9)
+				tap_eq(ret, RAPID_PC_ADD_STOPPED,
+				       "merged: the merged arrival stops the stream");
+		}
+		rapid_pc_estimate(&o, &p, &r);
+		tap_eq(r.pkts, 9, "merged: the prefix before it (9 packets)");
+		tap_eq(r.stop, RAPID_PC_STOP_MERGED, "merged: reason");
+		tap_eq(r.abest, pre.abest, "merged: the prefix's estimate");
+		rapid_pc_obs_init(&o, 3, &clk_ns, &clk_ns);
+		for (k = 0; k < 30; k++)
+			rapid_pc_obs_add_segs(&o, k, snd[k], rcv[k], P_BYTES,
+					      k % 2);
+		rapid_pc_estimate(&o, &p, &r);
+		tap_eq(r.abest, full.abest, "merged: segs 0/1 are single packets");
+		tap_eq(r.stop, 0, "merged: ... and do not stop");
+		/* a duplicate of a recorded index stays a duplicate */
+		tap_eq(rapid_pc_obs_add_segs(&o, 3, snd[3], rcv[29] + 1,
+					     P_BYTES, 2),
+		       RAPID_PC_ADD_DUP, "merged: an old index is a duplicate");
+	}
+
 	/* overflow: more than RAPID_PSTREAM_MAX packets */
 	{
 		uint64_t s2[RAPID_PSTREAM_MAX + 2];
