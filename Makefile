@@ -205,7 +205,7 @@ tools: $(TOOLS)
 
 # The scale engine (docs/sim.md): -O2 for `make sim`, ASan+UBSan for the
 # unit test that drives it (tests/unit/test_sim.py).
-SIM_SRCS := sim/sim.c sim/sim_rapid.c
+SIM_SRCS := sim/sim.c sim/sim_rapid.c sim/sim_pert.c sim/sim_icc.c sim/sim_loss.c
 SIM_DEPS := $(SIM_SRCS) sim/sim.h $(wildcard *.h)
 build/sim/sim: $(SIM_DEPS)
 	@mkdir -p $(@D)

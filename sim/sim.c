@@ -153,6 +153,18 @@ static double urand(void)
 	return (rng >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/* the algorithms' own stream (PERT's draws), so that they leave the
+ * random losses' draws as they are */
+static uint64_t cc_rng = 0x2545F4914F6CDD1DULL;
+
+uint32_t sim_random_u32(void)
+{
+	cc_rng ^= cc_rng << 13;
+	cc_rng ^= cc_rng >> 7;
+	cc_rng ^= cc_rng << 17;
+	return (uint32_t)(cc_rng >> 32);
+}
+
 /* ---- the bottleneck: drop-tail FIFO in packets ------------------------- */
 struct qpkt { int32_t src; uint32_t seq; uint16_t len; };
 static struct qpkt *q;
@@ -569,6 +581,8 @@ static void on_ack(struct flow *f, const struct ack *a)
 	}
 	if (rtt >= 0)
 		rtt_sample(f, rtt);
+	if (f->cc->pkts_acked)
+		f->cc->pkts_acked(f, f->snd_una - prior_una, rtt);
 	if (acked) {
 		/* tcp_rate_gen() */
 		int64_t snd_int = best->xmit - best->first_tx;
@@ -781,7 +795,7 @@ static uint32_t reno_ssthresh(struct flow *f)
 }
 
 /* tcp_slow_start(): returns what is left of acked */
-static uint32_t slow_start(struct flow *f, uint32_t acked)
+uint32_t slow_start(struct flow *f, uint32_t acked)
 {
 	uint32_t cwnd = f->cwnd + acked;
 
@@ -793,7 +807,7 @@ static uint32_t slow_start(struct flow *f, uint32_t acked)
 }
 
 /* tcp_cong_avoid_ai() */
-static void cong_avoid_ai(struct flow *f, uint32_t w, uint32_t acked)
+void cong_avoid_ai(struct flow *f, uint32_t w, uint32_t acked)
 {
 	if (f->cwnd_cnt >= w) {
 		f->cwnd_cnt = 0;
@@ -1045,7 +1059,8 @@ static const struct cc_ops cc_scalable = {
 	.set_state = nop_state, .on_rto = nop_rto,
 };
 
-static const struct cc_ops *ccs[] = { &cc_rapid, &cc_cubic, &cc_reno, &cc_scalable };
+static const struct cc_ops *ccs[] = { &cc_rapid, &cc_cubic, &cc_reno, &cc_scalable,
+				      &cc_pert, &cc_icc, &cc_highspeed };
 
 /* ---- sampling: what bench_sampler.py writes ------------------------------ */
 static struct timer sample_tm;
@@ -1128,6 +1143,7 @@ static int read_config(const char *path)
 
 			sscanf(line, "%*s %llu", &s);
 			rng ^= s * 0x9E3779B97F4A7C15ULL;
+			cc_rng ^= s * 0xD1B54A32D192ED03ULL;
 		} else if (!strcmp(key, "start_jitter_ms")) {
 			sscanf(line, "%*s %lf", &start_jitter_ms);
 			if (!(start_jitter_ms >= 0 && start_jitter_ms <= 1000))
@@ -1160,6 +1176,27 @@ static int read_config(const char *path)
 					r == -1 ? "unknown" : "out of range");
 				return -1;
 			}
+		} else if (!strcmp(key, "modparam")) {	/* MODULE NAME VALUE */
+			char m[64];
+			unsigned v;
+			int r;
+
+			if (sscanf(line, "%*s %63s %255s %u", m, a, &v) != 3) {
+				fprintf(stderr, "sim: %s:%d: modparam MODULE NAME VALUE\n", path, ln);
+				return -1;
+			}
+			if (!strcmp(m, "tcp_pert"))
+				r = pert_param_set(a, v);
+			else if (!strcmp(m, "tcp_icc"))
+				r = icc_param_set(a, v);
+			else
+				r = -3;
+			if (r) {
+				fprintf(stderr, "sim: %s parameter %s: %s\n", m, a,
+					r == -1 ? "unknown" : r == -2 ? "out of range" :
+					"module not in the engine");
+				return -1;
+			}
 		} else if (!strcmp(key, "flow")) {
 			struct flow *f;
 			double rtt, st, sp, fwd;
@@ -1175,7 +1212,7 @@ static int read_config(const char *path)
 			}
 			f->cc = cc_find(a);
 			if (!f->cc) {
-				fprintf(stderr, "sim: congestion control '%s' is not in the engine (rapid, cubic, reno, scalable)\n", a);
+				fprintf(stderr, "sim: congestion control '%s' is not in the engine (rapid, cubic, reno, scalable, pert, icc, highspeed)\n", a);
 				return -1;
 			}
 			f->id = nflows;

@@ -80,6 +80,10 @@ struct cc_ops {
 	tns (*on_xmit)(struct flow *f, uint32_t seq, bool retrans);
 	void *(*alloc)(void);
 	bool cong_control;		/* owns cwnd on every ACK (no PRR) */
+	/* optional, every ACK before the state machine (tcp_clean_rtx_queue()'s
+	 * pkts_acked): segments newly cumulatively acknowledged, the ACK's RTT
+	 * sample (us, -1: none) */
+	void (*pkts_acked)(struct flow *f, uint32_t pkts, int64_t rtt_us);
 };
 
 struct flow {
@@ -132,11 +136,23 @@ int rapid_param_set(const char *name, unsigned val);
 
 extern const struct cc_ops cc_rapid;
 
+/* PERT, ICC (sim/sim_pert.c, sim/sim_icc.c) and HighSpeed (sim/sim_loss.c);
+ * module parameters --set modparams.tcp_pert.X=V / modparams.tcp_icc.X=V:
+ * 0 ok, -1 unknown name, -2 out of range (as rapid_param_set()) */
+extern const struct cc_ops cc_pert, cc_icc, cc_highspeed;
+int pert_param_set(const char *name, unsigned val);
+int icc_param_set(const char *name, unsigned val);
+
 /* engine services for the algorithms */
 uint32_t flow_in_flight(const struct flow *f);
 uint32_t flow_delivery_front(const struct flow *f);
 uint32_t flow_srtt_us(const struct flow *f);
 uint32_t flow_min_rtt_us(const struct flow *f);
 void flow_kick(struct flow *f);
+/* tcp_slow_start() (returns what is left of acked), tcp_cong_avoid_ai() */
+uint32_t slow_start(struct flow *f, uint32_t acked);
+void cong_avoid_ai(struct flow *f, uint32_t w, uint32_t acked);
+/* get_random_u32() for the algorithms: a stream of its own, from the seed */
+uint32_t sim_random_u32(void);
 
 #endif /* SIM_H */

@@ -30,7 +30,9 @@ sys.path.insert(0, os.path.join(TOP, "scripts"))
 import bench  # noqa: E402
 import bench_scenario as bs  # noqa: E402
 
-ENGINE_CCS = ("rapid", "cubic", "reno", "scalable")
+ENGINE_CCS = ("rapid", "cubic", "reno", "scalable", "pert", "icc", "highspeed")
+# modules whose parameters the engine takes (--set modparams.<module>.X=V)
+ENGINE_MODULES = ("tcp_rapid", "tcp_pert", "tcp_icc")
 SIM_BIN = os.path.join(TOP, "build", "sim", "sim")
 
 
@@ -64,19 +66,30 @@ def check_plan(plan):
                 raise Refused(f"{where}: schedule at {e['at_s']} s: netem changes "
                               "are not in the engine (rate_mbit only)")
         for m, ps in (run["modparams"] or {}).items():
-            if m != "tcp_rapid":
-                raise Refused(f"{where}: modparams.{m}: the engine has "
-                              "tcp_rapid's parameters only")
+            if m not in ENGINE_MODULES:
+                raise Refused(f"{where}: modparams.{m}: the engine has the "
+                              f"parameters of {', '.join(ENGINE_MODULES)} only")
             for k, v in ps.items():
                 try:
-                    int(str(v))
+                    param_int(v)
                 except ValueError:
-                    raise Refused(f"{where}: modparams.tcp_rapid.{k}={v}: "
+                    raise Refused(f"{where}: modparams.{m}.{k}={v}: "
                                   "not an integer") from None
         for f in run["flows"]:
             if f["cc"] not in ENGINE_CCS:
                 raise Refused(f"{where}: flow {f['id']}: cc '{f['cc']}' is not in "
                               f"the engine ({', '.join(ENGINE_CCS)})")
+
+
+def param_int(v):
+    """A module parameter's value as the kernel's setters read it: an
+    integer, or a boolean (tcp_icc's fast_convergence: y/n, 1/0)."""
+    s = str(v).strip().lower()
+    if s in ("y", "yes", "true", "on"):
+        return 1
+    if s in ("n", "no", "false", "off"):
+        return 0
+    return int(s)
 
 
 def run_config(plan, run, rdir, seed, start_jitter_ms=0.0):
@@ -94,6 +107,9 @@ def run_config(plan, run, rdir, seed, start_jitter_ms=0.0):
     lines.append("modparams_json " + json.dumps(seen))
     for k, v in (mp.get("tcp_rapid") or {}).items():
         lines.append(f"param {k} {int(str(v))}")
+    for m in ("tcp_pert", "tcp_icc"):
+        for k, v in (mp.get(m) or {}).items():
+            lines.append(f"modparam {m} {k} {param_int(v)}")
     for f in run["flows"]:
         lines.append(f"flow {f['id']} {f['port']} {f['cc']} {int(f['tested'])} "
                      f"{f['rtt_ms']} {f['start_s']} {f['stop_s']} {fwd}")
@@ -161,6 +177,10 @@ def main():
     with open(os.path.join(out, "plan.json"), "w") as f:
         json.dump(plan, f, indent=1)
     seed = int(doc.get("seed", 1))
+    for kv in a.set:	# --set seed=K (the plan does not carry the seed)
+        k, _, v = kv.partition("=")
+        if k.strip() == "seed":
+            seed = int(v)
     jobs = []
     for run in plan["runs"]:
         rdir = os.path.join(out, run["dir"])

@@ -7,7 +7,10 @@ unit-build`), checked against what a working dumbbell must show: a
 loss-based flow fills a drop-tail buffer and the link, packets are
 conserved between senders, queue and receivers, RAPID alone finds the
 link without a standing queue, a CBR step is re-acquired, same seed gives
-the same run, and what the engine cannot model is refused by name.
+the same run, PERT alone keeps a small queue and ICC and HighSpeed fill
+the link (pert_math.h, icc_math.h as the modules drive them), their module
+parameters are taken and act, and what the engine cannot model is
+refused by name.
 A few seconds of CPU.  Prints kselftest-style TAP.
 
   <venv python> tests/unit/test_sim.py
@@ -142,7 +145,88 @@ T.check("rapid with a CBR step: the CBR stream was seen where it ran",
         m.get("cbr_start_lag_s") is not None and abs(m["cbr_start_lag_s"][0]) < 0.1,
         f"lag {m.get('cbr_start_lag_s')}")
 
-# 6. Refusals, by name.
+# 6. PERT, ICC and HighSpeed (sim/sim_pert.c, sim/sim_icc.c, sim/sim_loss.c;
+#    pert_math.h and icc_math.h as the modules run them), one flow each on
+#    the 20 Mbit/s, 40 ms, 67-packet path of 1.
+rc, r, err, out = run("pertiih", {"cc": ["pert", "icc", "highspeed"], "baseline": "icc",
+                                  "flows": [{"cc": "@cc", "rtt_ms": 40}]})
+res = (r or {}).get("results", {})
+mp, mi, mh = res.get("pert", {}), res.get("icc", {}), res.get("highspeed", {})
+T.check("pert, icc, highspeed: the runs succeed", rc == 0 and mp and mi and mh, err[-500:])
+# PERT's early responses keep the queue short: the median below a quarter
+# of the buffer, the 95th percentile below half; without them it is a
+# Reno that fills the buffer (q50 near 67)
+T.check("pert alone keeps a small queue: q50 < 67/4, q95 < 67/2",
+        (mp.get("q50_pkts") if mp.get("q50_pkts") is not None else 99) < 67 / 4 and
+        (mp.get("q95_pkts") if mp.get("q95_pkts") is not None else 99) < 67 / 2,
+        f"q50 {mp.get('q50_pkts')} q95 {mp.get('q95_pkts')}")
+T.check("pert alone fills the link: util >= 0.75 (lab demo: 0.81)",
+        (mp.get("util") or 0) >= 0.75, f"util {mp.get('util')}")
+T.check("icc alone fills the link and the drop-tail buffer: util >= 0.9, qmax = 67",
+        (mi.get("util") or 0) >= 0.9 and mi.get("qmax_pkts") == 67,
+        f"util {mi.get('util')} qmax {mi.get('qmax_pkts')}")
+T.check("highspeed alone fills the link: util >= 0.9",
+        (mh.get("util") or 0) >= 0.9, f"util {mh.get('util')}")
+T.check("same run: pert's q95 is below icc's (q95_ratio_vs_icc < 0.5)",
+        (mp.get("q95_ratio_vs_icc") or 9) < 0.5, f"{mp.get('q95_ratio_vs_icc')}")
+# PERT draws its responses at random (its own stream, from the seed): the
+# same seed gives the same run, another seed another one
+rc2, _, _, out2 = run("pertiih-b", {"cc": ["pert"], "flows": [{"cc": "@cc", "rtt_ms": 40}]})
+rc3, _, _, out3 = run("pertiih-c", {"cc": ["pert"], "flows": [{"cc": "@cc", "rtt_ms": 40}]},
+                      "--set", "seed=7")
+
+
+def samples(o):
+    try:
+        return open(os.path.join(o, "runs", "pert", "tcp.csv")).read()
+    except OSError:
+        return None
+
+
+T.check("determinism: pert twice with one seed gives the same samples",
+        rc2 == 0 and samples(out2) is not None and samples(out2) == samples(out)
+        if rc == 0 else False)
+T.check("pert with another seed draws other responses (other samples)",
+        rc3 == 0 and samples(out3) is not None and samples(out3) != samples(out2))
+# module parameters: set, seen, and acting (pmax 1 = every signal a
+# response, beta_min = beta_max = 1/2: the queue drains further)
+rc, r, err, _ = run("pertmp", {"cc": ["pert"], "flows": [{"cc": "@cc", "rtt_ms": 40}]},
+                    "--set", "modparams.tcp_pert.pmax_permille=1000",
+                    "--set", "modparams.tcp_pert.beta_min=512")
+m = (r or {}).get("results", {}).get("pert", {})
+T.check("pert: the module parameters set are the ones seen",
+        rc == 0 and m.get("modparams_seen") ==
+        {"tcp_pert": {"pmax_permille": "1000", "beta_min": "512"}},
+        f"{m.get('modparams_seen')} {err[-300:]}")
+T.check("pert: pmax 1 and beta 1/2 act (goodput below the defaults' run)",
+        rc == 0 and (m.get("goodput_mbps") or 99) < (mp.get("goodput_mbps") or 0),
+        f"{m.get('goodput_mbps')} against {mp.get('goodput_mbps')}")
+rc, r, err, _ = run("iccmp", {"cc": ["icc"], "flows": [{"cc": "@cc", "rtt_ms": 40}]},
+                    "--set", "modparams.tcp_icc.low_window=1000",
+                    "--set", "modparams.tcp_icc.fast_convergence=N")
+m = (r or {}).get("results", {}).get("icc", {})
+T.check("icc: the module parameters set are the ones seen",
+        rc == 0 and m.get("modparams_seen") ==
+        {"tcp_icc": {"low_window": "1000", "fast_convergence": "N"}},
+        f"{m.get('modparams_seen')} {err[-300:]}")
+# below low_window ICC is Reno (+1 per RTT, halve on a loss): with a
+# 1-BDP buffer the queue drains to about empty once per saw-tooth (median
+# about half the buffer); ICC proper (b = 1/8) keeps it near full (61 of 67)
+T.check("icc: low_window acts (Reno below it: median queue below 3/4 of ICC's)",
+        rc == 0 and m.get("q50_pkts") is not None and mi.get("q50_pkts") and
+        m["q50_pkts"] < 0.75 * mi["q50_pkts"],
+        f"q50 {m.get('q50_pkts')} against {mi.get('q50_pkts')}")
+rc, _, err, _ = run("pertrange", {"cc": ["pert"]}, "--set", "modparams.tcp_pert.t1_us=20000")
+T.check("refused: tcp_pert t1_us above t2_us (the module's cross-check)",
+        rc == 2 and "t1_us" in err and "out of range" in err, err)
+rc, _, err, _ = run("iccbogus", {"cc": ["icc"]}, "--set", "modparams.tcp_icc.bogus=1")
+T.check("refused: an unknown tcp_icc parameter, by name",
+        rc == 2 and "bogus" in err and "unknown" in err, err)
+rc, _, err, _ = run("sabulmp", {"cc": ["icc"]}, "--set", "modparams.tcp_sabul.x=1")
+T.check("refused: parameters of a module the engine has not (tcp_sabul)",
+        rc == 2 and "tcp_sabul" in err, err)
+
+# 7. Refusals, by name.
 rc, _, err, _ = run("codel", {"cc": ["cubic"], "bottleneck": {"rate_mbit": 20, "aqm": "fq_codel"}})
 T.check("refused: bottleneck.aqm=fq_codel, by name", rc == 2 and "bottleneck.aqm" in err, err)
 rc, _, err, _ = run("bogus", {"cc": ["rapid"]}, "--set", "modparams.tcp_rapid.bogus=1")
