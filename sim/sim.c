@@ -377,6 +377,8 @@ static void xmit(struct flow *f, uint32_t seq, bool retrans)
 	p->txn = ++txn_ctr;
 	list_append(f, seq);
 	f->data_segs_out++;
+	if (f->ca_state == CA_RECOVERY && !f->cc->cong_control)
+		f->prr_out++;		/* tcp_in_cwnd_reduction(): prr_out */
 	if (f->rto_tm.pos < 0)
 		timer_set(&f->rto_tm, sim_now + rto_ns(f));
 	link_enqueue(f->id, seq, SIM_FRAME);
@@ -518,6 +520,34 @@ static void rto_fire(void *arg)
 	try_send(f);
 }
 
+/* tcp_cwnd_reduction(): Proportional Rate Reduction (RFC 6937) in
+ * recovery, for the algorithms that do not own cwnd */
+static void prr_reduction(struct flow *f, uint32_t acked, uint32_t newly_lost,
+			  bool una_advanced)
+{
+	int64_t in_flight = flow_in_flight(f), sndcnt;
+	int64_t delta = (int64_t)f->ssthresh - in_flight;
+
+	if (!acked || !f->prior_cwnd)
+		return;
+	f->prr_delivered += acked;
+	if (delta < 0) {
+		sndcnt = (int64_t)(((uint64_t)f->ssthresh * f->prr_delivered +
+				    f->prior_cwnd - 1) / f->prior_cwnd) - f->prr_out;
+	} else {
+		sndcnt = (int64_t)f->prr_delivered - f->prr_out;
+		if (sndcnt < acked)
+			sndcnt = acked;
+		if (una_advanced && !newly_lost)
+			sndcnt++;
+		if (sndcnt > delta)
+			sndcnt = delta;
+	}
+	if (sndcnt < (f->prr_out ? 0 : 1))	/* force the fast retransmit */
+		sndcnt = f->prr_out ? 0 : 1;
+	f->cwnd = in_flight + sndcnt > 1 ? (uint32_t)(in_flight + sndcnt) : 1;
+}
+
 static void on_ack(struct flow *f, const struct ack *a)
 {
 	struct rate_sample rs = { 0, 0, -1 };
@@ -525,7 +555,7 @@ static void on_ack(struct flow *f, const struct ack *a)
 	uint64_t rack = 0;
 	uint32_t acked = 0, prior_una = f->snd_una;
 	int64_t rtt = -1;
-	bool newloss = false;
+	uint32_t newloss = 0;
 
 #define DELIVER(p) do {							\
 		acked++;						\
@@ -600,7 +630,7 @@ static void on_ack(struct flow *f, const struct ack *a)
 		f->rack_txn = rack;
 	while (f->head != NONE && P(f, f->head)->txn < f->rack_txn) {
 		mark_lost(f, f->head);
-		newloss = true;
+		newloss++;
 	}
 	if (f->snd_una != prior_una) {
 		f->backoff = 0;
@@ -620,13 +650,17 @@ static void on_ack(struct flow *f, const struct ack *a)
 		f->high_seq = f->snd_nxt;
 		f->ssthresh = f->cc->ssthresh(f);
 		f->cc->set_state(f, CA_RECOVERY);
-		if (!f->cc->cong_control) {
-			f->cwnd = f->ssthresh;
+		if (!f->cc->cong_control) {	/* tcp_init_cwnd_reduction() */
+			f->prior_cwnd = f->cwnd;
+			f->prr_delivered = 0;
+			f->prr_out = 0;
 			f->cwnd_cnt = 0;
 		}
 	}
 	if (f->cc->cong_control || f->ca_state != CA_RECOVERY)
 		f->cc->on_ack(f, acked, &rs);
+	else
+		prr_reduction(f, acked, newloss, f->snd_una != prior_una);
 	if (f->cwnd < 1)
 		f->cwnd = 1;
 	try_send(f);

@@ -100,6 +100,7 @@ struct flow {
 	uint32_t sacked_out, lost_out, retrans_out;
 	uint32_t high_sacked;		/* one past the highest SACKed segment */
 	uint32_t cwnd, ssthresh, cwnd_cnt;
+	uint32_t prior_cwnd, prr_delivered, prr_out;	/* PRR (RFC 6937) */
 	int ca_state;
 	uint32_t high_seq;
 	uint64_t delivered, lost, data_segs_out, total_retrans;
