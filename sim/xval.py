@@ -94,6 +94,8 @@ def main(argv):
             c = f"{fmt(lab)} / {e}{diff}"
             cells.append(f"**{c}**" if far else c)
         name = row["scenario"] + (f" {row['variant']}" if row.get("variant") else "")
+        if row.get("label"):
+            name += f" ({row['label']})"
         print(f"| {name} | {row['cc']} | " + " | ".join(cells) + " |")
     return 0
 
