@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The scale engine against the lab, quickly (issue 16, item 4): runs the
 engine (the ASan+UBSan build, build/unit/sim) on the scenarios of the rows
-of tests/data/xval.json marked "quick" and checks each of their "checked"
+of tests/data/xval.json marked "quick" (with the row's "engine" seed and
+start jitter, if any) and checks each of their "checked"
 metrics against the lab number recorded there, within its "tolerance"
 (relative).  The lab numbers are copied from the lab runs each row names
 (docs/results.md, "The scale engine against the lab"); the metrics that
@@ -59,19 +60,26 @@ if not T.check("the ASan build of the engine exists (make unit-build)",
 groups = {}
 for r in rows:
     if r.get("quick"):
-        key = (r["scenario"], tuple(r.get("sets") or []))
+        eng = r.get("engine") or {}
+        key = (r["scenario"], tuple(r.get("sets") or []), int(eng.get("seed", 0)),
+               float(eng.get("start_jitter_ms", 0)))
         groups.setdefault(key, []).append(r)
-for (scen, sets), rs in groups.items():
-    out = os.path.join(WORK, scen)
+for (scen, sets, seed, jitter), rs in groups.items():
+    out = os.path.join(WORK, f"{scen}-{len(sets)}-{seed}-{jitter:g}")
     ccs = ",".join(dict.fromkeys(r["cc"] for r in rs))
     cmd = [sys.executable, os.path.join(TOP, "sim", "sim.py"), "--bin", BIN, "--no-plots",
            "--jobs", "1", "--scenario", scen, "--cc", ccs, "--out", out]
     for s in sets:
         cmd += ["--set", s]
+    if seed:
+        cmd += ["--set", f"seed={seed}"]
+    if jitter:
+        cmd += ["--start-jitter-ms", f"{jitter:g}"]
     p = subprocess.run(cmd, capture_output=True, text=True)
     last = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
     res = json.loads(last).get("results", {}) if last.startswith("{") else {}
-    if not T.check(f"{scen} {' '.join(sets)}: the engine ran ({ccs})",
+    if not T.check(f"{' '.join((scen,) + sets)}, seed {seed or 'default'}, start jitter "
+                   f"{jitter:g} ms: the engine ran ({ccs})",
                    p.returncode == 0 and res, p.stderr[-500:]):
         continue
     variants = json.load(open(os.path.join(out, "plan.json")))["variants"]
