@@ -3,15 +3,15 @@
 # Out-of-tree TCP congestion controls: RAPID, PERT, ICC, SABUL.
 #
 #   make                 build the modules against the pinned lab kernel
-#                        (scripts/kernel.env), or against KDIR=<build dir>:
+#                        (scripts/lab/kernel.env), or against KDIR=<build dir>:
 #                        make KDIR=/lib/modules/$(uname -r)/build
-#   make LAB=1           the lab's modules (build/lab-modules/*.ko, what scripts/lab-run
+#   make LAB=1           the lab's modules (build/lab-modules/*.ko, what scripts/lab/run.sh
 #                        loads): the production ones plus the lab-only
 #                        parameters (docs/rapid.md, "Lab modes")
-#   make setup           install/cache everything (scripts/lab-setup.sh)
+#   make setup           install/cache everything (scripts/lab/setup.sh)
 #   make setup-k7        the same plus the 7.x kernel and its build chroot
 #   make modules-k7      the lab modules (LAB=1) for the lab's 7.x kernel
-#                        (build/k7/*.ko), built in its chroot (scripts/kbuild-chroot)
+#                        (build/k7/*.ko), built in its chroot (scripts/lab/kbuild-chroot.sh)
 #   make matrix          W=1 builds against 6.12, Debian 12's 6.1, 7.3 (trixie-
 #                        backports) and sid's 7.2 (each with the compiler its
 #                        kernel was built with), warnings fail
@@ -29,7 +29,7 @@
 #   make dkms-k7         then the same package built for the 7.x kernel
 #   make clean
 
-include scripts/kernel.env
+include scripts/lab/kernel.env
 
 LAB_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/tcp-cc-lab
 PINNED_KDIR := $(LAB_CACHE)/kernel-$(LAB_KVER)/usr/src/linux-headers-$(LAB_KVER)
@@ -39,12 +39,12 @@ K7_KROOT := $(LAB_CACHE)/kernel-$(LAB_K7_KVER)
 K7_KDIR := $(K7_KROOT)/usr/src/linux-headers-$(LAB_K7_KVER)
 K7_CHROOT := $(LAB_CACHE)/chroot-$(LAB_K7_CHROOT_SUITE)
 # The 7.x build runs in the chroot, where the headers are at /usr/src.
-K7_MAKE := scripts/kbuild-chroot $(K7_CHROOT) $(K7_KROOT) -- \
+K7_MAKE := scripts/lab/kbuild-chroot.sh $(K7_CHROOT) $(K7_KROOT) -- \
 	make -C /usr/src/linux-headers-$(LAB_K7_KVER)
 # sid's 7.x: compile matrix only.
 K7SID_KROOT := $(LAB_CACHE)/kernel-$(LAB_K7_SID_KVER)
 K7SID_CHROOT := $(LAB_CACHE)/chroot-$(LAB_K7_SID_CHROOT_SUITE)
-K7SID_MAKE := scripts/kbuild-chroot $(K7SID_CHROOT) $(K7SID_KROOT) -- \
+K7SID_MAKE := scripts/lab/kbuild-chroot.sh $(K7SID_CHROOT) $(K7SID_KROOT) -- \
 	make -C /usr/src/linux-headers-$(LAB_K7_SID_KVER)
 PAHOLE_BIN := $(LAB_CACHE)/tools/pahole
 CHECKPATCH ?= $(LAB_CACHE)/tools/checkpatch/checkpatch.pl
@@ -86,10 +86,10 @@ modules: kdir-check
 endif
 
 setup:
-	bash scripts/lab-setup.sh
+	bash scripts/lab/setup.sh
 
 setup-k7:
-	bash scripts/lab-setup.sh --with-k7
+	bash scripts/lab/setup.sh --with-k7
 
 k7-check:
 	@test -f "$(K7_KROOT)/.complete" -a -f "$(K7_CHROOT)/.complete" || { \
@@ -112,7 +112,7 @@ build/matrix-%/.stamp: $(KSRCS) $(KHDRS) Kbuild
 	@touch $@
 
 # 6.12 and 6.1 build on the host (bookworm's gcc-12, their compiler); the
-# two 7.x in their chroots (scripts/kernel.env).  Any warning, including
+# two 7.x in their chroots (scripts/lab/kernel.env).  Any warning, including
 # kbuild's own (compiler or pahole version differs), fails.  The kernels
 # the lab boots (6.12, 7.3) are built twice: production and LAB=1
 # (matrix-6.12-lab, matrix-7-lab).
@@ -168,9 +168,9 @@ DKMS_ARGS := -m $(DKMS_NAME) -v $(DKMS_VER) --dkmstree $(DKMS_DIR)/tree \
 
 dkms: kdir-check
 	@rm -rf $(DKMS_DIR)
-	@mkdir -p $(DKMS_DIR)/tree $(DKMS_DIR)/src/$(DKMS_NAME)-$(DKMS_VER)/scripts
+	@mkdir -p $(DKMS_DIR)/tree $(DKMS_DIR)/src/$(DKMS_NAME)-$(DKMS_VER)/scripts/lab
 	@cp Kbuild Makefile dkms.conf $(KSRCS) $(KHDRS) $(DKMS_DIR)/src/$(DKMS_NAME)-$(DKMS_VER)/
-	@cp scripts/kernel.env $(DKMS_DIR)/src/$(DKMS_NAME)-$(DKMS_VER)/scripts/
+	@cp scripts/lab/kernel.env $(DKMS_DIR)/src/$(DKMS_NAME)-$(DKMS_VER)/scripts/lab/
 	PATH=$(LAB_CACHE)/tools:$$PATH dkms add $(DKMS_ARGS)
 	PATH=$(LAB_CACHE)/tools:$$PATH dkms build $(DKMS_ARGS) -k $(LAB_KVER) \
 	  --kernelsourcedir $(KDIR)
@@ -180,7 +180,7 @@ dkms: kdir-check
 # boot's 80-dkms installs and loads it.
 dkms-k7: k7-check
 	@test -d $(DKMS_DIR)/tree/$(DKMS_NAME) || { echo "error: run 'make dkms' first"; exit 1; }
-	scripts/kbuild-chroot $(K7_CHROOT) $(K7_KROOT) -- dkms build $(DKMS_ARGS) \
+	scripts/lab/kbuild-chroot.sh $(K7_CHROOT) $(K7_KROOT) -- dkms build $(DKMS_ARGS) \
 	  -k $(LAB_K7_KVER) --kernelsourcedir /usr/src/linux-headers-$(LAB_K7_KVER)
 
 # --- userspace unit tests from the very same headers -------------------------

@@ -12,10 +12,10 @@
 # --set bottleneck.rate_mbit=20 --set flows.0.rtt_ms=100).  Without: the
 # default suite (see SUITE below, ~15 min of wall time under TCG).
 #
-# Steps: set-up (scripts/lab-setup.sh, cached), `make LAB=1` (the lab
+# Steps: set-up (scripts/lab/setup.sh, cached), `make LAB=1` (the lab
 # modules, which lab-run loads), then per
 # scenario one boot of the lab kernel in the precise clock mode
-# (scripts/lab-run --clock precise) running the guest driver
+# (scripts/lab/run.sh --clock precise) running the guest driver
 # (scripts/bench_guest.sh), then the analysis on the host (scripts/bench.py:
 # results.json, PNG plots, a table).  Output: build/bench/<timestamp>-<name>/
 # with plan.json, meta.json (lab mode, wall time), runs/<cc>/ raw samples,
@@ -61,11 +61,11 @@ log() { printf 'bench: %s\n' "$*" >&2; }
 # module build as the compiler.
 unset MAKEFLAGS MAKEOVERRIDES MFLAGS CC
 if [ $build = 1 ]; then
-	log "set-up (scripts/lab-setup.sh; on a fresh machine it downloads the"
+	log "set-up (scripts/lab/setup.sh; on a fresh machine it downloads the"
 	log "  pinned kernel, QEMU and virtme-ng first: its steps follow)"
 	mkdir -p "$top/build"	# a fresh clone has none yet
 	set +e
-	bash "$here/lab-setup.sh" 2>&1 | tee "$top/build/bench-setup.log" |
+	bash "$top/scripts/lab/setup.sh" 2>&1 | tee "$top/build/bench-setup.log" |
 		grep --line-buffered -E '^lab-setup: ' | sed -u 's/^/bench:   /' >&2
 	setup_rc=${PIPESTATUS[0]}
 	set -e
@@ -81,9 +81,9 @@ if [ $build = 1 ]; then
 		exit 1
 	}
 fi
-eval "$(bash "$here/lab-setup.sh" --print-env | grep '^LAB_VENV=')"
+eval "$(bash "$top/scripts/lab/setup.sh" --print-env | grep '^LAB_VENV=')"
 PY=$LAB_VENV/bin/python3
-[ -x "$PY" ] || { log "no analysis python at $PY: run scripts/lab-setup.sh"; exit 1; }
+[ -x "$PY" ] || { log "no analysis python at $PY: run scripts/lab/setup.sh"; exit 1; }
 
 # run_scenario NAME [bench.py plan options...]: plan, boot, analyse.
 run_scenario() {
@@ -102,7 +102,7 @@ run_scenario() {
 	tail -n +1 -F "$outdir/stderr" 2>/dev/null \
 		> >(grep --line-buffered -E '^(# bench:|bench:)' >&2) &
 	local tail_pid=$!
-	"$here/lab-run" --clock precise --outdir "$outdir" -- \
+	"$top/scripts/lab/run.sh" --clock precise --outdir "$outdir" -- \
 		bash "$here/bench_guest.sh" "$outdir/plan.json" "$outdir" \
 		2> >(tee "$outdir/lab.err" | grep --line-buffered -E '^(# lab:|lab-run:)' >&2) ||
 		rc=$?

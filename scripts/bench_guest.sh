@@ -4,11 +4,11 @@
 # bench_guest.sh PLAN.json OUTDIR [RUN_INDEX...] - the benchmark's guest
 # driver: runs the runs of a plan (made by `bench.py plan`) inside the lab
 # kernel, one after another, and leaves raw samples in OUTDIR/<run dir>/.
-# Run by scripts/bench.sh through scripts/lab-run, or directly inside an
+# Run by scripts/bench.sh through scripts/lab/run.sh, or directly inside an
 # already booted guest (tests/vm/40-bench-smoke.sh).
 #
 # Per run: modprobe the congestion controls it needs, build the dumbbell
-# with lab_dumbbell (scripts/lab_topology.sh, the only place that creates
+# with lab_dumbbell (scripts/lab/topology.sh, the only place that creates
 # namespaces and qdiscs), start iperf3 servers, the short-transfer server
 # and the sampler (bench_sampler.py: tcp_info of every flow + bottleneck
 # qdisc stats every sample_ms), then play the events at their times:
@@ -24,8 +24,8 @@
 set -u
 
 top=${LAB_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-# shellcheck source=scripts/lab_topology.sh
-. "$top/scripts/lab_topology.sh"
+# shellcheck source=scripts/lab/topology.sh
+. "$top/scripts/lab/topology.sh"
 PY=${BENCH_PY:-python3}
 
 [ $# -ge 2 ] || { echo "usage: $0 PLAN.json OUTDIR [RUN_INDEX...]" >&2; exit 2; }

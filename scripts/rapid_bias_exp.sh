@@ -5,7 +5,7 @@
 # experiment of docs/results.md#rapid-bias; not a test).  Runs in
 # the lab guest, precise clock:
 #
-#   scripts/lab-run --clock precise --outdir build/bias -- \
+#   scripts/lab/run.sh --clock precise --outdir build/bias -- \
 #       bash scripts/rapid_bias_exp.sh
 #   scripts/rapid_bias_report.py build/bias
 #
@@ -27,7 +27,7 @@
 # build/rapid-trace with several parameters, against the helper's feedback).
 . "$LAB_TOP/tests/vm/lib.sh"
 . "$LAB_TOP/tests/vm/lib-rapid.sh"
-OUT=${LAB_OUTDIR:?run under scripts/lab-run --outdir}
+OUT=${LAB_OUTDIR:?run under scripts/lab/run.sh --outdir}
 SECS=${BIAS_SECS:-6}
 CASES=${BIAS_CASES:-none udp30 cbr30 udp60 cbr60}
 

@@ -44,7 +44,7 @@ with --kv):
 
 --plot PNG draws intended and actual gaps of --plot-streams consecutive
 streams per capture (one panel each).  Needs numpy (and matplotlib for the
-plot): use the lab venv's python (scripts/lab-setup.sh --print-env).
+plot): use the lab venv's python (scripts/lab/setup.sh --print-env).
 Exit status: 0, 1 on a capture it cannot use, 2 on bad usage.
 """
 import argparse

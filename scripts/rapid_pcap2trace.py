@@ -48,7 +48,7 @@ packet whose data option is invalid (N = 0, or index >= N) is skipped.
 Exit status: 0 the trace is written; 1 the capture is unreadable (not
 pcap or pcapng, an unsupported link type) or holds no marked packets; 2
 bad usage; 3 the trace cannot be written (-o); 4 the trace is written from
-a damaged capture (above).  Needs dpkt (scripts/requirements.txt, the lab
+a damaged capture (above).  Needs dpkt (scripts/lab/requirements.txt, the lab
 venv).
 """
 import argparse

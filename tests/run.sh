@@ -14,9 +14,9 @@
 #      (tests/fuzz/fuzz_*.c) for FUZZ_SECONDS (default 30) each on their
 #      corpus (tests/fuzz/corpus/<target>);
 #   3. the lab VM suites (tests/vm/*.sh) inside the pinned kernel, booted by
-#      scripts/lab-run in the precise clock mode (see below), and those
+#      scripts/lab/run.sh in the precise clock mode (see below), and those
 #      marked "# lab-k7: yes" once more in a boot of the 7.x kernel
-#      (scripts/kernel.env: LAB_K7_KVER; TAP names "vm/7.x: ...").
+#      (scripts/lab/kernel.env: LAB_K7_KVER; TAP names "vm/7.x: ...").
 # Ends with "N passed, N failed, N skipped".  Exit 0 when nothing failed, 1
 # otherwise.  A skipped check is a failure unless LAB_ALLOW_SKIP=1 (the lab VM
 # is supposed to have everything: mptcp's "expect all features" idea).
@@ -163,7 +163,7 @@ stamp() {
 # slots of that clock mode at the same time, split by lab-time; their TAP
 # relayed in slot order.  A unit is one suite of the pinned kernel's boot,
 # or the whole 7.x group K7SUITES (a word list; empty: none), which runs in
-# a boot of its own (lab-run --kver 7, prefix "vm/7.x: ") after its slot's
+# a boot of its own (scripts/lab/run.sh --kver 7, prefix "vm/7.x: ") after its slot's
 # pinned-kernel boot.  (Its locals must not shadow report()'s counters.)
 run_boots() {
 	local clock=$1 prefix=$2 k7=$3 nb g best secs s rc k7secs=0
@@ -198,7 +198,7 @@ run_boots() {
 		(
 			if [ -n "${group[g]}" ]; then
 				# shellcheck disable=SC2086 # the group is a word list
-				scripts/lab-run --clock "$clock" --append "$KDEBUG" -- \
+				scripts/lab/run.sh --clock "$clock" --append "$KDEBUG" -- \
 					tests/vm/guest-suite.sh ${group[g]} \
 					2>"$logdir/vm-$clock$g.err" |
 					stamp "$((g + 1)) of $nb" >"$logdir/vm-$clock$g.tap"
@@ -206,7 +206,7 @@ run_boots() {
 			fi
 			if [ "${k7g[g]}" = 1 ]; then
 				# shellcheck disable=SC2086
-				scripts/lab-run --kver 7 --clock "$clock" --append "$KDEBUG" -- \
+				scripts/lab/run.sh --kver 7 --clock "$clock" --append "$KDEBUG" -- \
 					tests/vm/guest-suite.sh $k7 \
 					2>"$logdir/vm-$clock$g-k7.err" |
 					stamp "$((g + 1)) of $nb (7.x)" >"$logdir/vm-$clock$g-k7.tap"
@@ -242,7 +242,7 @@ lab_time() {
 
 build_ok=1 k7_ok=1
 if [ $mode = all ] || [ $mode = vm ]; then
-	step "setup: scripts/lab-setup.sh --with-k7 (idempotent, cached)" bash scripts/lab-setup.sh --with-k7 || finish
+	step "setup: scripts/lab/setup.sh --with-k7 (idempotent, cached)" bash scripts/lab/setup.sh --with-k7 || finish
 	step "build: production modules against the pinned 6.12 headers" make -s modules || build_ok=0
 	step "build: lab modules (LAB=1, build/lab-modules: what the VM loads)" make -s LAB=1 modules || build_ok=0
 	step "build: production modules list no lab-only parameter (modinfo)" \
@@ -270,11 +270,11 @@ if [ $mode = all ] || [ $mode = unit ]; then
 		done
 	fi
 	# Python unit tests (analysis code) run with the lab venv's python.
-	venv_py=$(bash scripts/lab-setup.sh --print-env | sed -n 's/^LAB_VENV=//p')/bin/python
+	venv_py=$(bash scripts/lab/setup.sh --print-env | sed -n 's/^LAB_VENV=//p')/bin/python
 	for t in tests/unit/test_*.py; do
 		[ -f "$t" ] || continue
 		if [ ! -x "$venv_py" ]; then
-			report fail "unit/$(basename "$t" .py)" "no venv python: run scripts/lab-setup.sh"
+			report fail "unit/$(basename "$t" .py)" "no venv python: run scripts/lab/setup.sh"
 			continue
 		fi
 		name=$(basename "$t" .py)
@@ -347,7 +347,7 @@ if [ $mode = all ] || [ $mode = vm ]; then
 	# boot there.
 	vms=${LAB_VMS:-$(nproc)}
 	[ "$vms" -gt 2 ] && vms=2
-	[ "$(scripts/lab-run --print-accel 2>/dev/null)" = tcg ] || vms=1
+	[ "$(scripts/lab/run.sh --print-accel 2>/dev/null)" = tcg ] || vms=1
 	[ "$vms" -lt 1 ] && vms=1
 	run_boots precise "vm: " "${k7suites# }" "${suites[@]}"
 fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""scripts/lab-run's watchdog, with a fake virtme-ng (no VM): a guest that
+"""scripts/lab/run.sh's watchdog, with a fake virtme-ng (no VM): a guest that
 wrote its status and then hangs in its shutdown keeps that status; a guest
 whose output stops is killed (125); a normal one passes its status on."""
 import os
@@ -14,7 +14,7 @@ from tap import Tap  # noqa: E402
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 KVER = [l.split("=", 1)[1].strip().strip('"') for l in
-        open(os.path.join(TOP, "scripts", "kernel.env"))
+        open(os.path.join(TOP, "scripts", "lab", "kernel.env"))
         if l.startswith("LAB_KVER=")][0]
 
 # The fake vng runs the guest script on the host, then, like a guest stuck
@@ -31,7 +31,7 @@ def lab_run(cache, args, env_extra):
     env = dict(os.environ, LAB_CACHE=cache, LAB_ACCEL_FORCE="tcg",
                LAB_SHUTDOWN_GRACE="3", **env_extra)
     t0 = time.monotonic()
-    p = subprocess.run([os.path.join(TOP, "scripts", "lab-run"), "--no-load",
+    p = subprocess.run([os.path.join(TOP, "scripts", "lab", "run.sh"), "--no-load",
                         "--outdir", os.path.join(cache, "out")] + args,
                        env=env, capture_output=True, text=True, timeout=120)
     return p.returncode, p.stdout, p.stderr, time.monotonic() - t0

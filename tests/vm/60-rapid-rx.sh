@@ -351,7 +351,7 @@ kt_cmp "marked: every flow gone after the transfers" "$(kt_modstat tcp_rapid_rx 
 # the same analysis (rapid_chirp.h) of the same packets, only the arrival
 # stamps come from the capture tap instead of the helper's hook a few
 # microseconds later.  IPv6 here, the option bytes as the kernel wrote them.
-VPY=$(bash "$LAB_TOP/scripts/lab-setup.sh" --print-env | sed -n 's/^LAB_VENV=//p')/bin/python
+VPY=$(bash "$LAB_TOP/scripts/lab/setup.sh" --print-env | sed -n 's/^LAB_VENV=//p')/bin/python
 CLI=$LAB_TOP/build/rapid-trace
 echo 5617 >"$P/mark_tx_port"
 lab_iperf_server "$LAB_RCV" 5617

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tests/vm/guest-suite.sh SUITE... - run inside the lab kernel (scripts/lab-run):
+# tests/vm/guest-suite.sh SUITE... - run inside the lab kernel (scripts/lab/run.sh):
 # each suite in turn, its TAP lines passed through, then a kernel-health
 # check per suite: the kernel log gained no WARN, BUG, oops, "scheduling
 # while atomic", lockdep, KFENCE or SLUB report while the suite ran.
@@ -15,7 +15,7 @@ health_re='WARNING:|BUG:|Oops|general protection|scheduling while atomic|possibl
 # status (4, kselftest's skip, is a skip, which tests/run.sh fails unless
 # skips are allowed) and the kernel log check.
 status=0
-# A heartbeat on stderr every 60 s of guest time: scripts/lab-run's
+# A heartbeat on stderr every 60 s of guest time: scripts/lab/run.sh's
 # watchdog (--idle-timeout) kills a boot whose output stops, and a suite
 # may be quietly busy (a benchmark run inside one check) for longer than
 # that on a loaded host; a hung guest stops the heartbeat too.

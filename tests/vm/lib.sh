@@ -2,12 +2,12 @@
 # shellcheck shell=bash
 #
 # tests/vm/lib.sh - what every VM suite sources: kselftest-style TAP output
-# and the shared topology library (scripts/lab_topology.sh).  A suite is a
+# and the shared topology library (scripts/lab/topology.sh).  A suite is a
 # bash script run inside the lab kernel by tests/vm/guest-suite.sh; it
 # reports with kt_ok/kt_fail/kt_skip/kt_check and ends with kt_done.
 
-# shellcheck source=scripts/lab_topology.sh
-. "$LAB_TOP/scripts/lab_topology.sh"
+# shellcheck source=scripts/lab/topology.sh
+. "$LAB_TOP/scripts/lab/topology.sh"
 
 # The tcp_*.ko lab-run loaded (build/k7 for the 7.x kernel).
 LAB_MODDIR=${LAB_MODDIR:-$LAB_TOP}

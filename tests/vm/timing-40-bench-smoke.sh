@@ -29,7 +29,7 @@
 # tests/run.sh runs every suite in the precise clock).
 . "$LAB_TOP/tests/vm/lib.sh"
 
-PY=$(bash "$LAB_TOP/scripts/lab-setup.sh" --print-env | sed -n 's/^LAB_VENV=//p')/bin/python
+PY=$(bash "$LAB_TOP/scripts/lab/setup.sh" --print-env | sed -n 's/^LAB_VENV=//p')/bin/python
 [ -x "$PY" ] || PY=python3
 OUT=$KT_TMP/bench
 RATE=10

@@ -28,7 +28,7 @@
 # with the helper, 20% without, and that table reports where it stands),
 # r_avg within 20%.
 . "$LAB_TOP/tests/vm/lib.sh"
-PY=$(bash "$LAB_TOP/scripts/lab-setup.sh" --print-env | sed -n 's/^LAB_VENV=//p')/bin/python
+PY=$(bash "$LAB_TOP/scripts/lab/setup.sh" --print-env | sed -n 's/^LAB_VENV=//p')/bin/python
 [ -x "$PY" ] || PY=python3
 EV="$LAB_TOP/scripts/rapid_events.py"
 RATE=100		# Mbit/s at the bottleneck (htb: frames of 1514 bytes)

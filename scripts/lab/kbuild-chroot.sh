@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kbuild-chroot - run a command (a kbuild `make`) inside the Debian chroot
+# kbuild-chroot.sh - run a command (a kbuild `make`) inside the Debian chroot
 # that matches a 7.x kernel's headers, so the module is built with the
 # compiler, glibc and pahole that kernel was built with.
 #
-#   scripts/kbuild-chroot CHROOT KROOT -- CMD [ARGS...]
+#   scripts/lab/kbuild-chroot.sh CHROOT KROOT -- CMD [ARGS...]
 #
-# CHROOT  a debootstrap'd suite (scripts/lab-setup.sh makes
+# CHROOT  a debootstrap'd suite (scripts/lab/setup.sh makes
 #         $LAB_CACHE/chroot-<suite> with gcc-N, make, pahole, libelf)
 # KROOT   the kernel's extracted headers + kbuild debs
 #         ($LAB_CACHE/kernel-<kver>: usr/src/linux-headers-*,
@@ -26,12 +26,12 @@ set -euo pipefail
 chroot_dir=$(cd "$1" && pwd)
 kroot=$(cd "$2" && pwd)
 shift 3
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cwd=$PWD
 case "$cwd/" in "$top"/*) ;; *) echo "kbuild-chroot: run it inside $top" >&2; exit 2 ;; esac
 [ "$(id -u)" = 0 ] || { echo "kbuild-chroot: needs root (chroot, mount namespace)" >&2; exit 2; }
 [ -x "$chroot_dir/usr/bin/make" ] ||
-	{ echo "kbuild-chroot: no chroot at $chroot_dir: run scripts/lab-setup.sh --kernel7" >&2; exit 2; }
+	{ echo "kbuild-chroot: no chroot at $chroot_dir: run scripts/lab/setup.sh --kernel7" >&2; exit 2; }
 
 # The inner script runs in the new mount namespace, still on the host.
 # shellcheck disable=SC2016 # expanded by the inner shell

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# lab-setup.sh - install everything the build, the lab VM and the tests need,
+# setup.sh (lab-setup in its messages) - install everything the build, the lab VM and the tests need,
 # on a fresh Debian 12 (bookworm) machine, idempotently.  A second run does no
 # downloads: every artefact lives in $LAB_CACHE and every step checks first.
 #
-# What it provides (paths are printed by `scripts/lab-setup.sh --print-env`):
-#   - the pinned guest kernel (scripts/kernel.env): vmlinuz + modules, and its
+# What it provides (paths are printed by `scripts/lab/setup.sh --print-env`):
+#   - the pinned guest kernel (scripts/lab/kernel.env): vmlinuz + modules, and its
 #     headers for out-of-tree builds, extracted into the cache (Debian's
 #     linux-headers packages cannot be apt-installed on this image: pahole ->
 #     libdw1 conflicts with the preinstalled libdw1t64);
@@ -17,18 +17,18 @@
 #     iperf3, bpftrace, ethtool, tcpdump;
 #   - virtme-ng (pinned) in a venv, plus the Python libraries the analysis uses;
 #   - with --with-k7 (make setup-k7; tests/run.sh asks for it): the 7.x
-#     kernel of scripts/kernel.env (image, modules, headers, kbuild) from
+#     kernel of scripts/lab/kernel.env (image, modules, headers, kbuild) from
 #     its suite through a private apt configuration ($LAB_CACHE/apt-k7:
 #     the host's apt sources are never touched), and a debootstrap'd
 #     chroot of the suite that kernel was built in ($LAB_CACHE/chroot-<suite>)
 #     with the compiler and pahole its headers name, for
-#     scripts/kbuild-chroot.
+#     scripts/lab/kbuild-chroot.sh.
 #
 # Needs root for apt-get.  Writes nothing outside $LAB_CACHE but apt's.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=scripts/kernel.env
+# shellcheck source=scripts/lab/kernel.env
 . "$here/kernel.env"
 
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tcp-cc-lab}
@@ -63,7 +63,7 @@ case "${1:-}" in
 --print-env) print_env; exit 0 ;;
 --with-k7) k7=1 ;;
 "") ;;
-*) die "usage: lab-setup.sh [--with-k7|--print-env]" ;;
+*) die "usage: scripts/lab/setup.sh [--with-k7|--print-env]" ;;
 esac
 
 [ "$(id -u)" = 0 ] || die "run as root (apt-get needs it)"
@@ -136,7 +136,7 @@ fetch_deb() {
 	fi
 	log "downloading $name${ver:+ $ver}"
 	(cd "$debs" && apt-get download -q "$name${ver:+=$ver}" >/dev/null 2>&1) ||
-		die "cannot download $name${ver:+ $ver}: the pinned version is gone from the archive? update scripts/kernel.env (apt-cache policy $name)"
+		die "cannot download $name${ver:+ $ver}: the pinned version is gone from the archive? update scripts/lab/kernel.env (apt-cache policy $name)"
 }
 
 extract_deb() {	# extract_deb DEB ROOT
@@ -247,7 +247,7 @@ setup_k7() {
 	local set=$1 v kver kpkgv abi suite csuite cc
 	for v in KVER KPKG_VERSION ABI SUITE CHROOT_SUITE CC; do
 		local n=LAB_K7${set}_$v
-		[ -n "${!n:-}" ] || die "$n is not set in scripts/kernel.env"
+		[ -n "${!n:-}" ] || die "$n is not set in scripts/lab/kernel.env"
 	done
 	v=LAB_K7${set}_KVER; kver=${!v}
 	v=LAB_K7${set}_KPKG_VERSION; kpkgv=${!v}
@@ -286,7 +286,7 @@ setup_k7() {
 				ls "$debs/${p}_"*.deb >/dev/null 2>&1 && continue
 				log "downloading $p $kpkgv"
 				(cd "$debs" && apt-get "${aopt[@]}" download -q "$p=$kpkgv" >/dev/null 2>&1) ||
-					die "cannot download $p $kpkgv from $suite: gone from the archive? update LAB_K7${set}_* in scripts/kernel.env"
+					die "cannot download $p $kpkgv from $suite: gone from the archive? update LAB_K7${set}_* in scripts/lab/kernel.env"
 			done
 		fi
 		log "extracting ${pkgs[*]} into $k7root"
@@ -327,7 +327,7 @@ setup_k7() {
 		touch "$chroot_dir/$mark" "$chroot_dir/.complete"
 	fi
 	[ "$(chroot "$chroot_dir" "x86_64-linux-gnu-$cc" --version | head -n 1)" = "$cc_text" ] ||
-		die "the chroot's $cc is not the compiler $kver was built with ($cc_text): remove $chroot_dir to make it again, or update scripts/kernel.env"
+		die "the chroot's $cc is not the compiler $kver was built with ($cc_text): remove $chroot_dir to make it again, or update scripts/lab/kernel.env"
 	[ "$(chroot "$chroot_dir" pahole --version)" = "v${pahole_v:0:1}.${pahole_v:1}" ] ||
 		die "the chroot's pahole is not $kver's (CONFIG_PAHOLE_VERSION=$pahole_v): remove $chroot_dir to make it again"
 	log "ready: $kver ($k7root, chroot-$csuite: $cc_text)"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# lab_topology.sh - the one library that builds lab networks out of network
+# topology.sh - the one library that builds lab networks out of network
 # namespaces.  Sourced by every VM test and by the benchmark driver; nothing
 # else creates namespaces, veths or qdiscs.
 #

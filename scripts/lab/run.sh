@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# lab-run - run a command inside the pinned lab kernel with the freshly built
+# run.sh (lab-run in its messages) - run a command inside the pinned lab kernel with the freshly built
 # modules loaded, and give back that command's real output and exit status.
 # The modules are the lab build (`make LAB=1`: build/lab-modules; for 7.x
 # `make modules-k7`: build/k7), which has the lab-only parameters
 # (docs/rapid.md, "Lab modes"); the production build (`make`, in the
 # project directory) has not.
 #
-#   scripts/lab-run [options] -- CMD [ARGS...]
+#   scripts/lab/run.sh [options] -- CMD [ARGS...]
 #
 # Options:
 #   --clock fast|precise  fast (default): the quickest accelerator; precise:
@@ -53,8 +53,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-top=$(cd "$here/.." && pwd)
-# shellcheck source=scripts/kernel.env
+top=$(cd "$here/../.." && pwd)
+# shellcheck source=scripts/lab/kernel.env
 . "$here/kernel.env"
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tcp-cc-lab}
 venv=$LAB_CACHE/venv
