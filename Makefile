@@ -249,10 +249,10 @@ demo:
 # scale engine (docs/sim.md), analysed as `make bench` analyses the lab's.
 SIM_PY := $(firstword $(wildcard $(LAB_CACHE)/venv/bin/python) python3)
 sim: build/sim/sim
-	$(SIM_PY) sim/sim.py --scenario $(or $(SIM),demo) $(if $(filter command line,$(origin CC)),--cc $(CC)) $(foreach s,$(SET),--set $(s))
+	PYTHONPATH=$(CURDIR) $(SIM_PY) sim/sim.py --scenario $(or $(SIM),demo) $(if $(filter command line,$(origin CC)),--cc $(CC)) $(foreach s,$(SET),--set $(s))
 
 bench:
-	bash scripts/bench.sh $(if $(BENCH),--scenario $(BENCH)) $(if $(filter command line,$(origin CC)),--cc $(CC))
+	bash scripts/bench/run.sh $(if $(BENCH),--scenario $(BENCH)) $(if $(filter command line,$(origin CC)),--cc $(CC))
 
 clean:
 	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -4,7 +4,7 @@
  * dumbbell (docs/sim.md).  One run per invocation, described by a small
  * text file that sim/sim.py writes from the bench plan; it writes the
  * sampler's files (tcp.csv, qdisc.csv, cbr.csv, run.json, flow<i>.json,
- * cbr<j>.json) so that scripts/bench.py analyze reads them unchanged.
+ * cbr<j>.json) so that python3 -m scripts.bench analyze reads them unchanged.
  *
  *   senders --(0)--> bottleneck FIFO (drop-tail, rate schedule)
  *           --(min RTT / 2, random loss)--> receiver
@@ -1096,7 +1096,7 @@ static const struct cc_ops cc_scalable = {
 static const struct cc_ops *ccs[] = { &cc_rapid, &cc_cubic, &cc_reno, &cc_scalable,
 				      &cc_pert, &cc_icc, &cc_highspeed };
 
-/* ---- sampling: what bench_sampler.py writes ------------------------------ */
+/* ---- sampling: what bench/sampler.py writes ----------------------------- */
 static struct timer sample_tm;
 static tns sample_period;
 

@@ -6,12 +6,12 @@ analysis, with build/sim/sim (sim/sim.c) in place of the lab VM.
   sim.py --scenario NAME [--cc a,b] [--set k=v ...] [--out DIR] [--jobs N]
          [--no-plots]
 
-1. bench_scenario.resolve() makes the plan (plan.json) as `make bench`
+1. scripts.bench.scenario.resolve() makes the plan (plan.json) as `make bench`
    does; fields the engine cannot honour are refused by name;
 2. every run of the plan is one process of build/sim/sim (at most --jobs
    at once), which writes the sampler's files (tcp.csv, qdisc.csv, cbr.csv,
    run.json, flow<i>.json, cbr<j>.json) into runs/[<variant>/]<cc>/;
-3. bench.py analyze (the same code as `make bench`) computes the metrics,
+3. scripts.bench analyze (the same code as `make bench`) computes the metrics,
    writes results.json and the plots, prints the table and, last, one JSON
    line.
 
@@ -26,9 +26,8 @@ import sys
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(TOP, "scripts"))
-import bench  # noqa: E402
-import bench_scenario as bs  # noqa: E402
+from scripts.bench import cli as bench  # PYTHONPATH: the top (Makefile)
+from scripts.bench import scenario as bs
 
 ENGINE_CCS = ("rapid", "cubic", "reno", "scalable", "pert", "icc", "highspeed")
 # modules whose parameters the engine takes (--set modparams.<module>.X=V)

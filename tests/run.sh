@@ -28,6 +28,8 @@ set -uo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top" || exit 1
+# Python imports from the top (scripts.bench, scripts.obs, tests.vm, ...).
+export PYTHONPATH=$top${PYTHONPATH:+:$PYTHONPATH}
 
 mode=all
 filter=.

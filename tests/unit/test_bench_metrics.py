@@ -1,28 +1,23 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of the benchmark analysis (scripts/bench_metrics.py) and the
-scenario resolution (scripts/bench_scenario.py) on synthetic samples.
+"""Unit tests of the benchmark analysis (scripts/bench/metrics.py) and the
+scenario resolution (scripts/bench/scenario.py) on synthetic samples.
 
 Every expectation is derived by hand (or by a formula written out here),
 never by calling the code under test.  Prints kselftest-style TAP lines and
 "N passed, N failed"; exit 0 when all pass.
 
-  <venv python> tests/unit/test_bench_metrics.py
+  PYTHONPATH=. <venv python> tests/unit/test_bench_metrics.py   (from the top)
 """
 import math
-import os
 import random
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "scripts"))
-import numpy as np  # noqa: E402
+import numpy as np
 
-import bench_metrics as bm  # noqa: E402
-import bench_scenario as bs  # noqa: E402
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tap import Tap  # noqa: E402
+from scripts.bench import metrics as bm
+from scripts.bench import scenario as bs
+from tap import Tap
 
 T = Tap("")
 
@@ -233,9 +228,9 @@ load = sum(b for _, b in sched) * 8 / 200 / 1e6
 T.check("short_schedule: offered load within 10% of 5 Mbit/s over 200 s",
       abs(load - 5) < 0.5 and all(0 < s < 200 for s, _ in sched), f"load {load}")
 
-# bench.build_flow: the delivered series is in the socket's own MSS
+# cli.build_flow: the delivered series is in the socket's own MSS
 # (RAPID's marked segments carry 1436 bytes, not 1448: 0.84% less).
-import bench  # noqa: E402
+from scripts.bench import cli as bench  # noqa: E402
 
 
 def _rows(mss, segs_per_s, n=11, dt=0.1, with_mss=True):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Cross-check of the scale engine (sim/sim.c, sim/sim.py; docs/sim.md):
-tiny scenarios through the whole pipeline (plan, engine, bench.py analyze)
+tiny scenarios through the whole pipeline (plan, engine, scripts.bench analyze)
 with the ASan+UBSan build of the engine (build/unit/sim, `make
 unit-build`), checked against what a working dumbbell must show: a
 loss-based flow fills a drop-tail buffer and the link, packets are
@@ -13,7 +13,7 @@ parameters are taken and act, and what the engine cannot model is
 refused by name.
 A few seconds of CPU.  Prints kselftest-style TAP.
 
-  <venv python> tests/unit/test_sim.py
+  PYTHONPATH=. <venv python> tests/unit/test_sim.py   (from the top)
 """
 import csv
 import json
@@ -24,8 +24,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-from tap import Tap  # noqa: E402
+from tap import Tap
 
 T = Tap("sim: ")
 BIN = os.path.join(TOP, "build", "unit", "sim")

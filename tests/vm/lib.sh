@@ -9,6 +9,9 @@
 # shellcheck source=scripts/lab/topology.sh
 . "$LAB_TOP/scripts/lab/topology.sh"
 
+# The suites' Python imports from the top (scripts.rapid, tests.vm, ...).
+export PYTHONPATH=$LAB_TOP${PYTHONPATH:+:$PYTHONPATH}
+
 # The tcp_*.ko lab-run loaded (build/k7 for the 7.x kernel).
 LAB_MODDIR=${LAB_MODDIR:-$LAB_TOP}
 

@@ -9,8 +9,8 @@
 # The benchmark harness end to end, in small: a 5 s scenario with two bulk
 # flows, a CBR stream, short transfers and a rate change, run for cubic and
 # rapid through the same guest driver as `make bench`
-# (scripts/bench_guest.sh), with a module parameter set through the
-# scenario's modparams, and analysed by scripts/bench.py.  The results JSON
+# (scripts/bench/guest.sh), with a module parameter set through the
+# scenario's modparams, and analysed by scripts.bench (cli.py).  The results JSON
 # must have the metric names of docs/benchmarks.md and values that a broken
 # pipeline would get wrong: t90 and the re-acquire time are numbers within
 # the run, Jain's index of the two flows at 1 and 2 s is above the 1/2 that
@@ -34,8 +34,8 @@ PY=$(bash "$LAB_TOP/scripts/lab/setup.sh" --print-env | sed -n 's/^LAB_VENV=//p'
 OUT=$KT_TMP/bench
 RATE=10
 
-kt_check "bench.py plan resolves a scenario with --cc and --set overrides" \
-	$PY "$LAB_TOP/scripts/bench.py" plan --scenario demo --cc cubic,rapid \
+kt_check "scripts.bench plan resolves a scenario with --cc and --set overrides" \
+	$PY -m scripts.bench plan --scenario demo --cc cubic,rapid \
 	--set duration_s=5 --set bottleneck.rate_mbit=$RATE --set bottleneck.buffer=60 \
 	--set 'flows=[{"cc": "@cc", "rtt_ms": 40}, {"cc": "@cc", "rtt_ms": 40, "start_s": 0.5}]' \
 	--set 'cross=[{"type": "cbr", "rate_mbit": 4, "start_s": 1, "stop_s": 3}, {"type": "short", "rtt_ms": 20, "start_s": 0.5, "load_mbit": 1, "size_kb": 20}]' \
@@ -45,7 +45,7 @@ kt_check "bench.py plan resolves a scenario with --cc and --set overrides" \
 
 start=$(date +%s)
 kt_check "the guest driver runs both runs without error" \
-	bash "$LAB_TOP/scripts/bench_guest.sh" "$OUT/plan.json" "$OUT"
+	bash "$LAB_TOP/scripts/bench/guest.sh" "$OUT/plan.json" "$OUT"
 kt_diag "guest driver: $(( $(date +%s) - start )) s"
 for cc in cubic rapid; do
 	kt_check "$cc: raw samples were written (tcp.csv, qdisc.csv, iperf3 JSON)" \
@@ -53,10 +53,10 @@ for cc in cubic rapid; do
 		-a -s "$OUT/runs/$cc/flow0.json" -a -s "$OUT/runs/$cc/short0.csv"
 done
 
-$PY "$LAB_TOP/scripts/bench.py" analyze "$OUT" --no-plots >"$KT_TMP/analyze.out" 2>&1
+$PY -m scripts.bench analyze "$OUT" --no-plots >"$KT_TMP/analyze.out" 2>&1
 rc=$?
-[ $rc = 0 ] && kt_ok "bench.py analyze succeeds" || {
-	kt_fail "bench.py analyze succeeds (exit $rc)"
+[ $rc = 0 ] && kt_ok "scripts.bench analyze succeeds" || {
+	kt_fail "scripts.bench analyze succeeds (exit $rc)"
 	tail -n 15 "$KT_TMP/analyze.out" | sed 's/^/#   /'
 }
 tail -n 1 "$KT_TMP/analyze.out" >"$KT_TMP/last.json"

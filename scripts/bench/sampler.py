@@ -30,7 +30,7 @@ the same clock as the driver's $EPOCHREALTIME):
 Runs until SIGTERM/SIGINT (or --duration) and flushes.  Python standard
 library only: it runs inside the lab guest with whatever python3 is there.
 
-  bench_sampler.py --out DIR --interval-ms 100 --ports 5201,5202 \
+  sampler.py --out DIR --interval-ms 100 --ports 5201,5202 \
       --sender 0:lab-snd1-xxxx --sender 1:lab-snd2-yyyy \
       --router lab-rtr-zzzz --dev bn0 --cbr 0:lab-snd3-wwww:eth0
 """

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Benchmark scenarios: load, override, check and resolve into a run plan.
 
@@ -10,8 +9,8 @@ packets or BDPs, flows with RTTs, start/stop times and a congestion control
 resolve() turns it into a plan: one run per (variant, cc) of the comparison
 set, every random draw made (seeded), every flow and cross-traffic source
 given its own sender namespace and port, times and sizes explicit.  The
-guest driver (bench_guest.sh) reads a run through shell_run(); the analysis
-(bench.py) reads the same plan.  Python standard library only: the plan is
+guest driver (guest.sh) reads a run through shell_run(); the analysis
+(cli.py) reads the same plan.  Python standard library only: the plan is
 made on the host and read again inside the guest.
 """
 import copy
@@ -22,8 +21,7 @@ import random
 import re
 import shlex
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCENARIO_DIR = os.path.join(TOP, "scenarios")
+SCENARIO_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios")
 
 FRAME_BYTES = 1514	# Ethernet frame of a full-sized packet, what htb counts
 MSS_BYTES = 1448	# TCP payload of that frame (timestamps on)
@@ -416,7 +414,7 @@ def resolve(doc, ccs=None, sets=None, max_senders=MAX_SENDERS):
 
 
 def shell_run(plan, index, outdir):
-    """Bash assignments for run INDEX of a plan (read by bench_guest.sh)."""
+    """Bash assignments for run INDEX of a plan (read by guest.sh)."""
     r = plan["runs"][index]
     b = r["bottleneck"]
     q = shlex.quote

@@ -14,7 +14,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-import bench_metrics as bm  # noqa: E402
+from . import metrics as bm  # noqa: E402
 
 DPI = 80
 COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]

@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench_guest.sh PLAN.json OUTDIR [RUN_INDEX...] - the benchmark's guest
-# driver: runs the runs of a plan (made by `bench.py plan`) inside the lab
-# kernel, one after another, and leaves raw samples in OUTDIR/<run dir>/.
-# Run by scripts/bench.sh through scripts/lab/run.sh, or directly inside an
-# already booted guest (tests/vm/40-bench-smoke.sh).
+# guest.sh PLAN.json OUTDIR [RUN_INDEX...] - the benchmark's guest
+# driver: runs the runs of a plan (made by `python3 -m scripts.bench
+# plan`) inside the lab kernel, one after another, and leaves raw samples
+# in OUTDIR/<run dir>/.  Run by scripts/bench/run.sh through
+# scripts/lab/run.sh, or directly inside an already booted guest
+# (tests/vm/timing-40-bench-smoke.sh).
 #
 # Per run: modprobe the congestion controls it needs, build the dumbbell
 # with lab_dumbbell (scripts/lab/topology.sh, the only place that creates
 # namespaces and qdiscs), start iperf3 servers, the short-transfer server
-# and the sampler (bench_sampler.py: tcp_info of every flow + bottleneck
+# and the sampler (sampler.py: tcp_info of every flow + bottleneck
 # qdisc stats every sample_ms), then play the events at their times:
 # bulk flows (iperf3 -C CC), CBR streams (iperf3 -u -b), short transfers
-# (bench_rr.py client), bottleneck rate changes (lab_set_rate) and netem
+# (rr.py client), bottleneck rate changes (lab_set_rate) and netem
 # changes (lab_set_data_netem).  Then wait for the flows, stop the sampler,
 # tear the topology down.
 #
@@ -23,7 +24,9 @@
 # Exit status: 0 when every run completed, 1 otherwise.
 set -u
 
-top=${LAB_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+top=${LAB_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+# The harness's Python package, scripts.bench, imported from the top.
+export PYTHONPATH=$top${PYTHONPATH:+:$PYTHONPATH}
 # shellcheck source=scripts/lab/topology.sh
 . "$top/scripts/lab/topology.sh"
 PY=${BENCH_PY:-python3}
@@ -43,7 +46,7 @@ sleep_until_us() {
 	return 0
 }
 
-nruns=$($PY "$top/scripts/bench.py" plan-info "$plan" runs) || exit 1
+nruns=$($PY -m scripts.bench plan-info "$plan" runs) || exit 1
 if [ $# -eq 0 ]; then
 	set -- $(seq 0 $((nruns - 1)))
 fi
@@ -122,7 +125,7 @@ run_one() {
 	local -a RUN_MODPARAMS RUN_TRACE MP_RESTORE=()
 	local RUN_ID RUN_CC RUN_DIR RUN_DURATION_US RUN_SAMPLE_MS
 	local setup
-	setup=$($PY "$top/scripts/bench.py" shell "$plan" "$idx" "$out") || {
+	setup=$($PY -m scripts.bench shell "$plan" "$idx" "$out") || {
 		echo "bench: cannot read run $idx of $plan" >&2; return 1; }
 	eval "$setup"
 	mkdir -p "$RUN_DIR"
@@ -177,7 +180,7 @@ run_one() {
 		lab_iperf_server "$LAB_RCV" "${CBR_PORT[$i]}" || err="iperf3 server ${CBR_PORT[$i]}"
 	done
 	for i in "${!SHORT_PORT[@]}"; do
-		lab_bg lab_ns "$LAB_RCV" "$PY" "$top/scripts/bench_rr.py" server --port "${SHORT_PORT[$i]}"
+		lab_bg lab_ns "$LAB_RCV" "$PY" "$top/scripts/bench/rr.py" server --port "${SHORT_PORT[$i]}"
 	done
 
 	# Tracepoints of the run (the scenario's trace list): into trace.txt.
@@ -197,7 +200,7 @@ run_one() {
 		sargs+=(--cbr "$i:${LAB_SND[${CBR_SND[$i]}]}:eth0")
 	done
 	rm -f "$W/.ready"
-	lab_bg "$PY" "$top/scripts/bench_sampler.py" --out "$W" \
+	lab_bg "$PY" "$top/scripts/bench/sampler.py" --out "$W" \
 		--interval-ms "$RUN_SAMPLE_MS" --ports "$(IFS=,; echo "${ports[*]}")" \
 		"${sargs[@]}" --router "$LAB_RTR" --dev "$LAB_BN_DEV" --ready "$W/.ready" \
 		2>"$W/sampler.log"
@@ -233,7 +236,7 @@ run_one() {
 				"${CBR_RATE[$arg]}" "${CBR_SECS[$arg]}" "$W/cbr$arg.json" -l 1448 2>&1 &
 			clients+=($!) ;;
 		short)
-			lab_ns "${LAB_SND[${SHORT_SND[$arg]}]}" "$PY" "$top/scripts/bench_rr.py" client \
+			lab_ns "${LAB_SND[${SHORT_SND[$arg]}]}" "$PY" "$top/scripts/bench/rr.py" client \
 				--dst "$LAB_RCV4" --port "${SHORT_PORT[$arg]}" --cc "${SHORT_CC[$arg]}" \
 				--schedule "$W/short$arg.schedule.json" --t0 "$t0s" \
 				--out "$W/short$arg.csv" 2>"$W/short$arg.log" &

@@ -1,20 +1,22 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Lab benchmarks: scenario plans, analysis of raw samples, tables, plots.
 
-  bench.py list                                   the shipped scenarios
-  bench.py plan --scenario NAME [--cc a,b] [--set k=v ...] --out DIR
+  python3 -m scripts.bench CMD ...   (from the project's top, or with
+                                      PYTHONPATH set to it)
+
+  list                                            the shipped scenarios
+  plan --scenario NAME [--cc a,b] [--set k=v ...] --out DIR
                                                   resolve into DIR/plan.json
-  bench.py analyze DIR [--no-plots] [--columns a,b] [--quiet]
+  analyze DIR [--no-plots] [--columns a,b] [--quiet]
                                                   DIR/results.json, PNGs, a
                                                   table, and as the last line
                                                   one JSON object
-  bench.py table DIR [--columns a,b] [--markdown] the table again
-  bench.py shell PLAN INDEX OUTDIR                bash assignments of one run
-                                                  (for bench_guest.sh)
-  bench.py plan-info PLAN runs                    number of runs
+  table DIR [--columns a,b] [--markdown]          the table again
+  shell PLAN INDEX OUTDIR                         bash assignments of one run
+                                                  (for scripts/bench/guest.sh)
+  plan-info PLAN runs                             number of runs
 
-scripts/bench.sh drives the whole thing (set-up, build, lab VM, analysis);
+scripts/bench/run.sh drives the whole thing (set-up, build, lab VM, analysis);
 docs/benchmarks.md documents the scenario schema and every metric.
 """
 import argparse
@@ -23,8 +25,7 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench_scenario as bs  # noqa: E402
+from . import scenario as bs
 
 # Columns of the table, in order, with their headers and formats.
 COLUMNS = [
@@ -164,7 +165,7 @@ def measured_cbrs(rdir, run, t0):
     really start and stop (cbr.csv; a CBR's iperf3 client takes its own
     round trips to set up, more so in the precise clock), and the start
     lag of each against the plan (None where not measured)."""
-    import bench_metrics as bm
+    from . import metrics as bm
     by = {}
     for r in _read_csv(os.path.join(rdir, "cbr.csv")):
         by.setdefault(int(r["cbr"]), []).append((float(r["t"]) - t0, float(r["bytes"])))
@@ -274,7 +275,7 @@ def _r(x, nd=4):
 
 def analyze_run(plan, run, rdir):
     import numpy as np
-    import bench_metrics as bm
+    from . import metrics as bm
 
     meta, qd, socks = load_run(rdir)
     an = run["analysis"]
@@ -601,7 +602,7 @@ def cmd_analyze(a):
                  "wall_s": meta.get("wall_s"), "host": meta})
     plots = []
     if not a.no_plots:
-        import bench_plot
+        from . import plot as bench_plot
         plots = bench_plot.plot_all(plan, series, per_run, a.dir)
     full["plots"] = [os.path.basename(p) for p in plots]
     with open(os.path.join(a.dir, "results.json"), "w") as f:
@@ -629,7 +630,7 @@ def cmd_table(a):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
+    ap = argparse.ArgumentParser(prog="python3 -m scripts.bench", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     sub.add_parser("list")

@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh - lab benchmarks: our congestion controls side by side with the
+# run.sh - lab benchmarks: our congestion controls side by side with the
 # kernel's own, on netem-shaped dumbbells in the pinned lab kernel.
 #
-#   scripts/bench.sh [--scenario NAME] [--cc a,b,...] [--set key=value ...]
-#                    [--columns a,b,...] [--no-build] [--no-plots] [--list]
+#   scripts/bench/run.sh [--scenario NAME] [--cc a,b,...] [--set key=value ...]
+#                          [--columns a,b,...] [--no-build] [--no-plots] [--list]
 #
-# With --scenario: that scenario (scenarios/NAME.json; --cc replaces its
-# comparison set, --set overrides any field, e.g. --set duration_s=20
-# --set bottleneck.rate_mbit=20 --set flows.0.rtt_ms=100).  Without: the
-# default suite (see SUITE below, ~15 min of wall time under TCG).
+# With --scenario: that scenario (scripts/bench/scenarios/NAME.json; --cc
+# replaces its comparison set, --set overrides any field, e.g. --set
+# duration_s=20 --set bottleneck.rate_mbit=20 --set flows.0.rtt_ms=100).
+# Without: the default suite (see SUITE below, ~15 min of wall time under TCG).
 #
 # Steps: set-up (scripts/lab/setup.sh, cached), `make LAB=1` (the lab
-# modules, which lab-run loads), then per
-# scenario one boot of the lab kernel in the precise clock mode
-# (scripts/lab/run.sh --clock precise) running the guest driver
-# (scripts/bench_guest.sh), then the analysis on the host (scripts/bench.py:
-# results.json, PNG plots, a table).  Output: build/bench/<timestamp>-<name>/
+# modules, which lab-run loads), then per scenario one boot of the lab
+# kernel in the precise clock mode (scripts/lab/run.sh --clock precise)
+# running the guest driver (scripts/bench/guest.sh), then the analysis on
+# the host (python3 -m scripts.bench analyze: results.json, PNG plots, a
+# table).  Output: build/bench/<timestamp>-<name>/
 # with plan.json, meta.json (lab mode, wall time), runs/<cc>/ raw samples,
 # results.json and the PNGs.  The last line printed for a single scenario
 # is one JSON object {"scenario":..., "results": {"<cc>": {...}}, "outdir":...};
@@ -25,8 +25,10 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-top=$(cd "$here/.." && pwd)
+top=$(cd "$here/../.." && pwd)
 cd "$top"
+# The harness's Python package, scripts.bench, imported from the top.
+export PYTHONPATH=$top${PYTHONPATH:+:$PYTHONPATH}
 
 # The default suite: demo-sized versions that fit ~15 minutes of wall time
 # on a 2-core TCG host (precise clock: ~4x slower than real time).
@@ -47,7 +49,7 @@ while [ $# -gt 0 ]; do
 	--columns) columns=$2; shift ;;
 	--no-build) build=0 ;;
 	--no-plots) plots=0 ;;
-	--list) exec python3 "$here/bench.py" list ;;
+	--list) exec python3 -m scripts.bench list ;;
 	-h|--help) sed -n "3,23p" "$0" | sed "s/^# \{0,1\}//"; exit 0 ;;
 	*) echo "bench: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
@@ -85,7 +87,7 @@ eval "$(bash "$top/scripts/lab/setup.sh" --print-env | grep '^LAB_VENV=')"
 PY=$LAB_VENV/bin/python3
 [ -x "$PY" ] || { log "no analysis python at $PY: run scripts/lab/setup.sh"; exit 1; }
 
-# run_scenario NAME [bench.py plan options...]: plan, boot, analyse.
+# run_scenario NAME [plan options...]: plan, boot, analyse.
 run_scenario() {
 	local name=$1
 	shift
@@ -93,7 +95,7 @@ run_scenario() {
 	stamp=$(date +%Y%m%d-%H%M%S)
 	outdir=$top/build/bench/$stamp-$name
 	mkdir -p "$outdir"
-	"$PY" "$here/bench.py" plan --scenario "$name" --out "$outdir" "$@" || return 2
+	"$PY" -m scripts.bench plan --scenario "$name" --out "$outdir" "$@" || return 2
 	log "scenario $name -> $outdir"
 	start=$(date +%s.%N)
 	# The guest driver writes into $outdir (the VM's writable directory);
@@ -103,7 +105,7 @@ run_scenario() {
 		> >(grep --line-buffered -E '^(# bench:|bench:)' >&2) &
 	local tail_pid=$!
 	"$top/scripts/lab/run.sh" --clock precise --outdir "$outdir" -- \
-		bash "$here/bench_guest.sh" "$outdir/plan.json" "$outdir" \
+		bash "$here/guest.sh" "$outdir/plan.json" "$outdir" \
 		2> >(tee "$outdir/lab.err" | grep --line-buffered -E '^(# lab:|lab-run:)' >&2) ||
 		rc=$?
 	end=$(date +%s.%N)
@@ -133,7 +135,7 @@ EOF
 	local aargs=()
 	[ $plots = 0 ] && aargs+=(--no-plots)
 	[ -n "$columns" ] && aargs+=(--columns "$columns")
-	MPLBACKEND=Agg "$PY" "$here/bench.py" analyze "$outdir" "${aargs[@]}" || rc=1
+	MPLBACKEND=Agg "$PY" -m scripts.bench analyze "$outdir" "${aargs[@]}" || rc=1
 	return $rc
 }
 

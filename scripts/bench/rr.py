@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Short TCP transfers with measured response times (benchmark cross traffic).
 
-  bench_rr.py server --port P
+  rr.py server --port P
       in the receiver namespace: for every connection read an 8-byte
       big-endian length N, then N bytes, then answer one byte and close.
-  bench_rr.py client --dst IP --port P --schedule FILE --t0 EPOCH --out FILE
+  rr.py client --dst IP --port P --schedule FILE --t0 EPOCH --out FILE
       in a sender namespace: FILE is JSON [[start_s, bytes], ...] relative
       to t0 (CLOCK_REALTIME seconds, the driver's $EPOCHREALTIME); each
       transfer opens its own connection at its start time, sends its bytes
@@ -13,7 +13,7 @@
       Writes one CSV line per transfer: start_s,bytes,response_s,ok,cc
       (response_s = connect() to answer received; -1 when it failed).
 
-The schedule is drawn by bench_scenario.py from the scenario's seed, so
+The schedule is drawn by scenario.py from the scenario's seed, so
 every congestion control of a comparison sees the same transfers.  Python
 standard library only (runs in the lab guest).
 """
