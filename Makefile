@@ -197,7 +197,7 @@ build/unit/%: tests/unit/%.c $(wildcard *.h) tests/unit/tap.h
 
 # Offline tools built from the same pure headers.
 TOOLS := build/rapid-trace
-build/rapid-trace: scripts/rapid-trace.c $(wildcard *.h)
+build/rapid-trace: scripts/rapid/trace.c $(wildcard *.h)
 	@mkdir -p $(@D)
 	$(UNIT_CC) -std=gnu11 -O2 -Wall -Wextra -Werror -I. -o $@ $<
 

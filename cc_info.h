@@ -20,7 +20,7 @@
  * .get_info with ext = ~0U there, while inet_diag passes the request's
  * 8-bit idiag_ext, so a bit above the lowest eight tells the two apart
  * (cc_info_sockopt()).  The records below fit the 20 bytes of
- * union tcp_cc_info (BUILD_BUG_ON in each module); scripts/cc_info.py
+ * union tcp_cc_info (BUILD_BUG_ON in each module); scripts/obs/cc_info.py
  * reads them (for any process's socket, through pidfd_getfd()).
  *
  * Pure (cc_pure.h): compiled into the modules and the unit tests.

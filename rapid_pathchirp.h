@@ -7,7 +7,7 @@
  * Pure code: fixed point, no floating point, no libc, no kernel API beyond
  * cc_pure.h.  Compiled unchanged into the kernel modules and into the
  * userspace unit tests (tests/unit/test_rapid_pathchirp.c) and trace tool
- * (scripts/rapid-trace.c).
+ * (scripts/rapid/trace.c).
  *
  * The model (Konda & Kaur, "Shrinking the Timescales at Which
  * Congestion-control Operates", UNC TR08-011, Sec. 3.1.2, which defers to

@@ -234,7 +234,7 @@ static u32 icc_undo_cwnd(struct sock *sk)
  *   bbr_cwnd_gain    cwnd / (bw * min_rtt), 1/256 (= srtt / min_rtt)
  *   bbr_pacing_gain  0 (ICC does not pace; ss omits it)
  * getsockopt(TCP_CC_INFO) gets struct icc_cc_info: Wmax, ICC_inc at the
- * current cwnd and the factor the next loss applies (scripts/cc_info.py,
+ * current cwnd and the factor the next loss applies (scripts/obs/cc_info.py,
  * docs/icc.md).
  */
 static size_t icc_get_info(struct sock *sk, u32 ext, int *attr,

@@ -484,7 +484,7 @@ static void pert_set_state(struct sock *sk, u8 new_state)
  *   bbr_pacing_gain  0 (PERT does not pace; ss omits it)
  * getsockopt(TCP_CC_INFO) gets struct pert_cc_info: early responses,
  * queueing delay, response probability, alpha, beta, region and phase
- * (scripts/cc_info.py, docs/pert.md).
+ * (scripts/obs/cc_info.py, docs/pert.md).
  * Reads the private area only (never ca->hist): get_info may run without
  * the socket lock.
  */

@@ -139,7 +139,7 @@
 /*
  * Socket flags, sticky, held in struct rapid.flags (u8) and reported as
  * struct rapid_cc_info.flags by get_info (cc_info.h).  The values are
- * user-visible and fixed: scripts/cc_info.py and tests/vm/lib-rapid.sh
+ * user-visible and fixed: scripts/obs/cc_info.py and tests/vm/lib-rapid.sh
  * decode them (docs/rapid.md, "get_info").
  */
 enum rapid_flag {
@@ -1856,7 +1856,7 @@ static u32 rapid_min_tso_segs(struct sock *sk)
  *   bbr_cwnd_gain    cwnd / (r_avg * min_rtt), 1/256
  *   bbr_pacing_gain  0 (streams chirp around r_avg: no one gain; omitted)
  * getsockopt(TCP_CC_INFO) gets struct rapid_cc_info: r_avg, the last
- * ABest, flags (RAPID_F_*), m, phase and N (scripts/cc_info.py,
+ * ABest, flags (RAPID_F_*), m, phase and N (scripts/obs/cc_info.py,
  * docs/rapid.md "get_info").
  */
 static size_t rapid_get_info(struct sock *sk, u32 ext, int *attr,

@@ -454,7 +454,7 @@ static void sabul_set_state(struct sock *sk, u8 new_state)
  *   bbr_cwnd_gain    cwnd / (bw * min_rtt), 1/256
  *   bbr_pacing_gain  0 (ss omits it)
  * getsockopt(TCP_CC_INFO) gets struct sabul_cc_info: the period, the last
- * interval's loss rate, T and the phase (scripts/cc_info.py,
+ * interval's loss rate, T and the phase (scripts/obs/cc_info.py,
  * docs/sabul.md).
  */
 static size_t sabul_get_info(struct sock *sk, u32 ext, int *attr,

@@ -1,18 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of scripts/cc_info.py on ss -tin lines of the kind the VM
+"""Unit tests of scripts/obs/cc_info.py on ss -tin lines of the kind the VM
 suites printed; the expected values are worked out by hand from the
 get_info tables of docs/rapid.md, docs/pert.md and docs/icc.md.  TAP and
 "N passed, N failed"; exit 0 when all pass."""
-import os
 import struct
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-import cc_info  # noqa: E402
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tap import Tap  # noqa: E402
+from scripts.obs import cc_info  # PYTHONPATH: the top (tests/run.sh)
+from tap import Tap
 
 T = Tap("cc_info: ")
 

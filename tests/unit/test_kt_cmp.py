@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 from tap import Tap  # noqa: E402
 
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))

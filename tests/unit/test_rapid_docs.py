@@ -16,7 +16,6 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, HERE)
 from tap import Tap  # noqa: E402
 
 T = Tap("rapid_docs: ")

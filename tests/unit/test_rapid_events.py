@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of scripts/rapid_events.py (the tcp_rapid tracepoint reader)
+"""Unit tests of scripts/rapid/events.py (the tcp_rapid tracepoint reader)
 on a synthetic ftrace dump whose numbers are chosen by hand.  TAP lines and
 "N passed, N failed"; exit 0 when all pass.
 
@@ -14,8 +14,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOOL = os.path.join(HERE, "..", "..", "scripts", "rapid_events.py")
-sys.path.insert(0, HERE)
+TOOL = os.path.join(HERE, "..", "..", "scripts", "rapid", "events.py")
 from tap import Tap  # noqa: E402
 
 T = Tap("rapid_events: ")

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of the offline tools of RAPID's estimation: build/rapid-trace
 (the PathChirp analysis of rapid_chirp.h on a trace) and
-scripts/rapid_pcap2trace.py (receiver-side capture -> trace).
+scripts/rapid/pcap2trace.py (receiver-side capture -> trace).
 
 The capture is made here from tests/data/rapid_trace_sample.txt: every
 packet becomes a TCP segment carrying the data option (crafted.py's codec,
@@ -20,17 +20,15 @@ from decimal import Decimal
 
 import dpkt
 
+from tap import Tap
+from tests.vm import crafted  # PYTHONPATH: the top (tests/run.sh)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "tests", "vm"))
-import crafted  # noqa: E402
-
-sys.path.insert(0, HERE)
-from tap import Tap  # noqa: E402
 
 T = Tap("rapid_trace: ")
 CLI = os.path.join(ROOT, "build", "rapid-trace")
-CONV = os.path.join(ROOT, "scripts", "rapid_pcap2trace.py")
+CONV = os.path.join(ROOT, "scripts", "rapid", "pcap2trace.py")
 SAMPLE = os.path.join(ROOT, "tests", "data", "rapid_trace_sample.txt")
 TMP = tempfile.mkdtemp(prefix="rapid_trace.")
 WRAP_AT = 10	# stream 1's departure stamp wraps between index 9 and 10

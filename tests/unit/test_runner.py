@@ -10,7 +10,6 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 from tap import Tap  # noqa: E402
 
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))

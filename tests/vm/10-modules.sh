@@ -234,7 +234,7 @@ for cc in $ALGS; do
 		if [ $fam = 4 ]; then
 			sleep 1
 			lab_ns "$snd" ss -tinH "dport = :$port" >"$KT_TMP/ss.$cc"
-			lab_ns "$snd" $PY "$LAB_TOP/scripts/cc_info.py" --json --filter "dport = :$port" \
+			lab_ns "$snd" $PY "$LAB_TOP/scripts/obs/cc_info.py" --json --filter "dport = :$port" \
 				>"$KT_TMP/cc.$cc" 2>&1
 		fi
 		if wait $ipid; then
@@ -250,7 +250,7 @@ done
 # What ss -ti prints for each module is what ss labels it (cc_info.h): bw
 # a sending rate (a 50 Mbit/s link), mrtt the path's min RTT (10 ms), no
 # pacing_gain (none of them has one); the module's own state is its
-# TCP_CC_INFO record, which scripts/cc_info.py reads from iperf3's socket.
+# TCP_CC_INFO record, which scripts/obs/cc_info.py reads from iperf3's socket.
 # (Until 2026-11-26 PERT packed decimal digits into bw: "6.9 Tbit/s".)
 # best FILE KEY: KEY of the socket with the highest bw in cc_info.py's
 # output (iperf3's data socket, not its control connection).

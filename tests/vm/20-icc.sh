@@ -47,14 +47,14 @@ run_probe() {
 	local ipid=$!
 	sleep $((secs / 2))
 	lab_ns "$snd" ss -tinH "dport = :$port" >"$KT_TMP/$cc.ss"
-	lab_ns "$snd" python3 "$LAB_TOP/scripts/cc_info.py" --json --filter "dport = :$port" \
+	lab_ns "$snd" python3 "$LAB_TOP/scripts/obs/cc_info.py" --json --filter "dport = :$port" \
 		>"$KT_TMP/$cc.cc" 2>&1
 	wait $ipid
 	echo 0 >"$T/tracing_on"
 	echo 0 >"$T/events/tcp/tcp_probe/enable"
 	echo 0 >"$T/events/tcp_icc/enable"
 	cat "$T/trace" >"$KT_TMP/$cc.trace"
-	$PY "$LAB_TOP/scripts/tcp_probe.py" decreases "$KT_TMP/$cc.trace" \
+	$PY "$LAB_TOP/scripts/obs/tcp_probe.py" decreases "$KT_TMP/$cc.trace" \
 		--dport "$port" --min-cwnd 20 >"$KT_TMP/$cc.dec"
 }
 
@@ -97,8 +97,8 @@ kt_cmp "tracepoint tcp_icc:icc_grow fires as the window grows" "$n_grow" ">=" 10
 
 # ss -ti shows what it labels (cc_info.h): bw a rate near the 50 Mbit/s
 # link, mrtt an RTT of the 20 ms path; ICC's own state (Wmax) comes from
-# its TCP_CC_INFO record through scripts/cc_info.py (icc.cc).
-ssf=$($PY "$LAB_TOP/scripts/cc_info.py" --json "$KT_TMP/icc.ss" 2>/dev/null)
+# its TCP_CC_INFO record through scripts/obs/cc_info.py (icc.cc).
+ssf=$($PY "$LAB_TOP/scripts/obs/cc_info.py" --json "$KT_TMP/icc.ss" 2>/dev/null)
 kt_diag "icc ss: $(grep -o 'bbr:([^)]*)' "$KT_TMP/icc.ss" | head -1); record: $(tr '\n' ' ' <"$KT_TMP/icc.cc")"
 kt_cmp "ss -ti: icc's bw is its sending rate (Mbit/s, 50 Mbit/s link)" \
 	"$(echo "$ssf" | jv bw_mbps)" "<=" 60

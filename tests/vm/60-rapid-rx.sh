@@ -28,10 +28,9 @@ P=/sys/module/tcp_rapid_rx/parameters
 # pcap analyser: checksums of every IPv4/IPv6 TCP packet (computed here,
 # independently of the kernel), RAPID options on data and ACKs.
 cat >"$KT_TMP/pcap_tcp.py" <<'EOF'
-import json, os, struct, sys
+import json, struct, sys
 
-sys.path.insert(0, os.path.join(os.environ["LAB_TOP"], "tests", "vm"))
-from crafted import ones_sum as csum  # noqa: E402
+from tests.vm.crafted import ones_sum as csum  # PYTHONPATH: the top (lib.sh)
 
 def packets(path):
     with open(path, "rb") as f:
@@ -346,7 +345,7 @@ kt_cmp "marked: every flow gone after the transfers" "$(kt_modstat tcp_rapid_rx 
 
 # --- the offline tools on a real capture -------------------------------------
 # The receiver-side capture of a marked flow, converted to a trace
-# (scripts/rapid_pcap2trace.py) and analysed by build/rapid-trace with the
+# (scripts/rapid/pcap2trace.py) and analysed by build/rapid-trace with the
 # helper's parameters, gives each stream the estimate the helper fed back:
 # the same analysis (rapid_chirp.h) of the same packets, only the arrival
 # stamps come from the capture tap instead of the helper's hook a few
@@ -360,7 +359,7 @@ lab_iperf "$snd" "$LAB_RCV6" 5617 1 cubic "$KT_TMP/off6.json"
 capture_stop
 echo 0 >"$P/mark_tx_port"
 kt_check "converter: receiver capture -> trace" \
-	"$VPY" "$LAB_TOP/scripts/rapid_pcap2trace.py" --stats --port 5617 \
+	"$VPY" "$LAB_TOP/scripts/rapid/pcap2trace.py" --stats --port 5617 \
 	"$KT_TMP/off6.pcap" -o "$KT_TMP/off6.trace"
 kt_diag "converter: $(cat "$KT_TMP/off6.trace" | head -n 1)"
 opts="-F $(awk '{ printf "%.3f", $1 / 1000 }' "$P/f_milli") -L $(cat "$P/min_excursion")"

@@ -3,19 +3,19 @@
 # lab-time: 83 (host seconds under TCG, precise clock, measured: tests/run.sh
 # balances its parallel boots with it)
 #
-# The bpftrace scripts in scripts/bpftrace/ run against the lab kernel and
+# The bpftrace scripts in scripts/obs/bpftrace/ run against the lab kernel and
 # print what their headers promise:
-#  - chirp_gaps.bt on a fixed-rate RAPID flow: one line per data packet,
+#  - chirp-gaps.bt on a fixed-rate RAPID flow: one line per data packet,
 #    gaps averaging the fixed rate's, and the gap histogram on exit;
-#  - rapid_abest.bt on a RAPID flow with the lab ABest injection: lines
+#  - rapid-abest.bt on a RAPID flow with the lab ABest injection: lines
 #    with the injected ABest and r_avg reaching it;
-#  - icc_wmax.bt on an ICC flow through random loss: one line per
+#  - icc-wmax.bt on an ICC flow through random loss: one line per
 #    decrease, with cwnd >= the new ssthresh;
 #  - the trace-cmd one-liner of docs/operations.md.
 # (The mean of many gaps is the rate's, whatever timer slack, as in the
 # fast clock or on a real host, does to single gaps.)
 . "$LAB_TOP/tests/vm/lib.sh"
-BT=$LAB_TOP/scripts/bpftrace
+BT=$LAB_TOP/scripts/obs/bpftrace
 RP=/sys/module/tcp_rapid/parameters
 kt_mount_tracefs || kt_fail "tracefs mounts"
 
@@ -40,52 +40,52 @@ bt_start() {
 }
 bt_stop() { kill -INT "$BT_PID" 2>/dev/null; wait "$BT_PID"; }
 
-# chirp_gaps.bt: a fixed-rate RAPID flow (10 Mbit/s average) to port 5501.
+# chirp-gaps.bt: a fixed-rate RAPID flow (10 Mbit/s average) to port 5501.
 echo 10000 >$RP/fixed_rate_kbps
-if bt_start chirp_gaps.bt "$KT_TMP/gaps" 5501; then
+if bt_start chirp-gaps.bt "$KT_TMP/gaps" 5501; then
 	lab_iperf_server "$LAB_RCV" 5501
 	lab_iperf "$snd" "$LAB_RCV4" 5501 3 rapid "$KT_TMP/r.json"
 	bt_stop
 fi
 echo 0 >$RP/fixed_rate_kbps
 read -r n mean_us <<<"$(awk '!/^#/ && !/^@/ && NF == 4 && $4 < 1e8 { n++; s += $4 } END { printf "%d %.1f\n", n, n ? s / n / 1000 : 0 }' "$KT_TMP/gaps")"
-kt_diag "chirp_gaps.bt: $n gaps, mean $mean_us us"
-kt_cmp "chirp_gaps.bt prints one line per data packet (lines)" "$n" ">" 500
+kt_diag "chirp-gaps.bt: $n gaps, mean $mean_us us"
+kt_cmp "chirp-gaps.bt prints one line per data packet (lines)" "$n" ">" 500
 # 1448-byte payloads at 10 Mbit/s: 1.16 ms on average.
-kt_cmp "chirp_gaps.bt: mean gap near the 10 Mbit/s fixed rate's 1158 us (>)" "$mean_us" ">" 900
-kt_cmp "chirp_gaps.bt: mean gap near the 10 Mbit/s fixed rate's 1158 us (<)" "$mean_us" "<" 1740
-kt_check "chirp_gaps.bt prints the gap histogram on exit" grep -q '^@gap_us' "$KT_TMP/gaps"
+kt_cmp "chirp-gaps.bt: mean gap near the 10 Mbit/s fixed rate's 1158 us (>)" "$mean_us" ">" 900
+kt_cmp "chirp-gaps.bt: mean gap near the 10 Mbit/s fixed rate's 1158 us (<)" "$mean_us" "<" 1740
+kt_check "chirp-gaps.bt prints the gap histogram on exit" grep -q '^@gap_us' "$KT_TMP/gaps"
 
-# rapid_abest.bt: ABest injected at 20 Mbit/s (src 0).
+# rapid-abest.bt: ABest injected at 20 Mbit/s (src 0).
 echo 20000 >$RP/inject_abest_kbps
-if bt_start rapid_abest.bt "$KT_TMP/abest"; then
+if bt_start rapid-abest.bt "$KT_TMP/abest"; then
 	lab_iperf_server "$LAB_RCV" 5503
 	lab_iperf "$snd" "$LAB_RCV4" 5503 3 rapid "$KT_TMP/a.json"
 	bt_stop
 fi
 echo 0 >$RP/inject_abest_kbps
 ev=$(awk '!/^#/ && !/^@/ && NF == 8' "$KT_TMP/abest")
-kt_diag "rapid_abest.bt: $(echo "$ev" | grep -c .) events; last: $(echo "$ev" | tail -n 1)"
-kt_cmp "rapid_abest.bt prints one line per stream (lines)" "$(echo "$ev" | grep -c .)" ">" 20
-kt_check "rapid_abest.bt: every event is the injection (src 0) at 20000 kbit/s" \
+kt_diag "rapid-abest.bt: $(echo "$ev" | grep -c .) events; last: $(echo "$ev" | tail -n 1)"
+kt_cmp "rapid-abest.bt prints one line per stream (lines)" "$(echo "$ev" | grep -c .)" ">" 20
+kt_check "rapid-abest.bt: every event is the injection (src 0) at 20000 kbit/s" \
 	bash -c "[ -n \"\$1\" ] && ! echo \"\$1\" | awk '\$5 != 0 || \$6 != 20000' | grep -q ." _ "$ev"
-kt_cmp "rapid_abest.bt: r_avg reaches the injected 20000 kbit/s in steady state" \
+kt_cmp "rapid-abest.bt: r_avg reaches the injected 20000 kbit/s in steady state" \
 	"$(echo "$ev" | awk '$8 == 1 { r = $7 } END { print r + 0 }')" "==" 20000
-kt_check "rapid_abest.bt prints the abest/r_avg histogram on exit" \
+kt_check "rapid-abest.bt prints the abest/r_avg histogram on exit" \
 	grep -q '^@abest_pct_of_r_avg' "$KT_TMP/abest"
 
-# icc_wmax.bt: an ICC flow through random loss.
+# icc-wmax.bt: an ICC flow through random loss.
 lab_set_data_netem "loss 0.2%"
-if bt_start icc_wmax.bt "$KT_TMP/wmax"; then
+if bt_start icc-wmax.bt "$KT_TMP/wmax"; then
 	lab_iperf_server "$LAB_RCV" 5502
 	lab_iperf "$snd" "$LAB_RCV4" 5502 3 icc "$KT_TMP/i.json"
 	bt_stop
 fi
 lab_set_data_netem ""
 n=$(awk '!/^#/ && !/^@/ && NF == 7' "$KT_TMP/wmax" | wc -l)
-kt_diag "icc_wmax.bt: $n events; first: $(awk '!/^#/ && !/^@/ && NF == 7' "$KT_TMP/wmax" | head -2 | tr '\n' ';')"
-kt_cmp "icc_wmax.bt prints one line per loss (lines)" "$n" ">=" 1
-kt_check "icc_wmax.bt lines carry cwnd >= the new ssthresh" \
+kt_diag "icc-wmax.bt: $n events; first: $(awk '!/^#/ && !/^@/ && NF == 7' "$KT_TMP/wmax" | head -2 | tr '\n' ';')"
+kt_cmp "icc-wmax.bt prints one line per loss (lines)" "$n" ">=" 1
+kt_check "icc-wmax.bt lines carry cwnd >= the new ssthresh" \
 	awk '!/^#/ && !/^@/ && NF == 7 { if ($4 < $7) bad = 1; n++ } END { exit bad || !n }' "$KT_TMP/wmax"
 
 # The trace-cmd one-liner of docs/operations.md, as written there (with a

@@ -8,7 +8,7 @@
 
 RAPID_P=/sys/module/tcp_rapid/parameters
 RAPID_PROBE=$LAB_TOP/tests/vm/rapid_probe.py
-RAPID_GAPS=$LAB_TOP/scripts/rapid_gaps.py
+RAPID_GAPS=$LAB_TOP/scripts/rapid/gaps.py
 PY=${PY:-python3}
 # get_info flags (docs/rapid.md, "get_info")
 RAPID_F_FQ=1 RAPID_F_INTERNAL=2 RAPID_F_INJECT=8 RAPID_F_LOSS=16

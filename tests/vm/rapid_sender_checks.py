@@ -8,7 +8,7 @@ DIR holds what the suite's traffic phase left: the captures NAME.pcap, the
 rapid_probe.py logs abest.jsonl and ss50.jsonl, raw `ss -tin` output
 NAME.ss, iperf3 reports cubic1.json / cubic2.json, and values.txt ("key
 value" lines measured by the shell: CPU windows, fq counters, log lines).
-Analyses the captures with scripts/rapid_gaps.py (imported: numpy starts
+Analyses the captures with scripts/rapid/gaps.py (imported: numpy starts
 once), writes DIR/gaps.json and DIR/gaps.txt, and prints one line per
 check for the suite to report:
 
@@ -23,9 +23,7 @@ import os
 import re
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
-import rapid_gaps  # noqa: E402
+from scripts.rapid import gaps as rapid_gaps  # PYTHONPATH: the top (tests/vm/lib.sh)
 
 F_FQ, F_INTERNAL, F_INJECT = 1, 2, 8
 OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
@@ -72,7 +70,7 @@ def num(vals, key):
 
 
 def bbr_info(path):
-    """RAPID's get_info record from scripts/cc_info.py --json (PATH.cc,
+    """RAPID's get_info record from scripts/obs/cc_info.py --json (PATH.cc,
     written with the raw ss output PATH): (r_avg bit/s, phase, n, flags,
     m) of the data socket (the faster one: iperf3 has a control one)."""
     if not os.path.exists(path + ".cc"):

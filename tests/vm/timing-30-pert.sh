@@ -58,10 +58,10 @@ sample_queue() {
 
 # pert_record NS PORT: PERT's own state for the data socket to PORT, "R C":
 # early responses and 1 in the compete phase, else 0 (its TCP_CC_INFO
-# record, struct pert_cc_info, read by scripts/cc_info.py from iperf3's
+# record, struct pert_cc_info, read by scripts/obs/cc_info.py from iperf3's
 # socket; the data socket is the one with the higher rate).
 pert_record() {
-	lab_ns "$1" python3 "$LAB_TOP/scripts/cc_info.py" --json --filter "dport = :$2" |
+	lab_ns "$1" python3 "$LAB_TOP/scripts/obs/cc_info.py" --json --filter "dport = :$2" |
 		awk '/"early_responses"/ {
 			bw = $0; sub(/.*"bw_mbps": /, "", bw); bw += 0
 			r = $0; sub(/.*"early_responses": /, "", r); r += 0

@@ -6,7 +6,7 @@
 # RAPID's sender on the wire (precise clock: these checks are about packet
 # timing).  Departures are captured on the sender's egress (tcpdump on its
 # eth0: after fq) and compared with the p-stream schedule by
-# scripts/rapid_gaps.py; the controller is read from the socket's own
+# scripts/rapid/gaps.py; the controller is read from the socket's own
 # TCP_CC_INFO by tests/vm/rapid_probe.py.  docs/results.md#rapid-sender
 # has the numbers of a reference run; the captures and analyses are kept in
 # $LAB_OUTDIR/rapid-gaps.
@@ -48,7 +48,7 @@ rapid_sink "$LAB_RCV" --port 5608 --port 5609 --trickle 5606:10000 ||
 
 # chirp_run NAME RATE_KBPS DST PORT SECS [iperf3 args]: a fixed-rate
 # iperf3 flow captured into $KEEP/NAME.pcap; its get_info once it has run
-# a while: raw ss into $KEEP/NAME.ss, scripts/cc_info.py into NAME.ss.cc.
+# a while: raw ss into $KEEP/NAME.ss, scripts/obs/cc_info.py into NAME.ss.cc.
 chirp_run() {
 	local name=$1 rate=$2 dst=$3 port=$4 secs=$5 pid
 	shift 5
@@ -76,7 +76,7 @@ ss_when() {
 	lab_ns "$snd" ss -tinH "dport = :$1" >"$3"
 	# RAPID's own state: its TCP_CC_INFO record (cc_info.h), one JSON
 	# object per socket
-	lab_ns "$snd" python3 "$LAB_TOP/scripts/cc_info.py" --json --filter "dport = :$1" \
+	lab_ns "$snd" python3 "$LAB_TOP/scripts/obs/cc_info.py" --json --filter "dport = :$1" \
 		>"$3.cc" 2>&1
 }
 

@@ -10,7 +10,7 @@
 # virtual time); a second sender adds evenly spaced UDP cross traffic of 0,
 # then 30, then 60 Mbit/s (5 s each; lab_udp, LAB_UDP_BURSTY=1 for
 # iperf3's 1-ms bursts).  ABest per stream comes from the tracepoint
-# tcp_rapid:rapid_abest (scripts/rapid_events.py), the true avail-bw from
+# tcp_rapid:rapid_abest (scripts/rapid/events.py), the true avail-bw from
 # the link rate minus the cross traffic measured at the receiver, both as
 # TCP payload rates (1436-byte segments in 1514-byte frames).
 #  (a) with tcp_rapid_rx on the receiver: feedback drives the controller,
@@ -30,7 +30,7 @@
 . "$LAB_TOP/tests/vm/lib.sh"
 PY=$(bash "$LAB_TOP/scripts/lab/setup.sh" --print-env | sed -n 's/^LAB_VENV=//p')/bin/python
 [ -x "$PY" ] || PY=python3
-EV="$LAB_TOP/scripts/rapid_events.py"
+EV="$LAB_TOP/scripts/rapid/events.py"
 RATE=100		# Mbit/s at the bottleneck (htb: frames of 1514 bytes)
 PHASE=5			# seconds per cross-traffic level
 PAYLOAD=1436		# TCP payload of a marked segment (MSS 1448 - 12)
@@ -122,7 +122,7 @@ print(round(pk * (1400 + 42) * 8 / s["seconds"] / 1e6, 2))' "$KT_TMP/$2.udp$1.js
 		'BEGIN { printf "%.2f\n", (r - c) * p / f }'
 }
 
-# field TAG PHASE KEY: one value of rapid_events.py's per-phase summary.
+# field TAG PHASE KEY: one value of scripts/rapid/events.py's per-phase summary.
 field() {
 	grep "\"phase\": \"$2\"" "$KT_TMP/$1.phases" |
 		$PY -c 'import json,sys; v = json.load(sys.stdin)[sys.argv[1]]; print("" if v is None else v)' "$3" 2>/dev/null

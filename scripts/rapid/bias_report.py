@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The report of scripts/rapid_bias_exp.sh: per case, the per-stream ABest
+"""The report of scripts/rapid/bias-exp.sh: per case, the per-stream ABest
 that build/rapid-trace finds in the receiver's capture (converted by
-scripts/rapid_pcap2trace.py) with the helper's default parameters and with
+scripts/rapid/pcap2trace.py) with the helper's default parameters and with
 variations, beside the helper's own feedback and the avail-bw.
 
-  rapid_bias_report.py DIR [--skip S] [--rate MBIT]
+  scripts/rapid/bias_report.py DIR [--skip S] [--rate MBIT]
 
 Streams whose first packet arrived in the first S seconds (default 1.5) of
 a case are left out.  Avail-bw is TCP payload: (rate - cross received) *
@@ -20,8 +20,8 @@ import sys
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CLI = os.path.join(HERE, "..", "build", "rapid-trace")
-CONV = os.path.join(HERE, "rapid_pcap2trace.py")
+CLI = os.path.join(HERE, "..", "..", "build", "rapid-trace")
+CONV = os.path.join(HERE, "pcap2trace.py")
 PAYLOAD, FRAME, UDP_WIRE = 1436, 1514, 1400 + 42
 # tcp_rapid_rx's defaults, spelled out (build/rapid-trace's own -n is 0);
 # each variant overrides some of them (the CLI takes the last value).

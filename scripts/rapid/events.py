@@ -3,8 +3,8 @@
 """Read RAPID's tracepoints (tcp_rapid:rapid_abest, tcp_rapid:rapid_stream)
 from an ftrace text dump and summarise or export them.
 
-  rapid_events.py csv TRACE [--event rapid_abest]       one row per event
-  rapid_events.py phases TRACE [--skip S] [--until U] [--src N]
+  events.py csv TRACE [--event rapid_abest]       one row per event
+  events.py phases TRACE [--skip S] [--until U] [--src N]
                                                         per-phase statistics
 
 A trace is what /sys/kernel/tracing/trace (or trace-cmd report) prints, e.g.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Departure gaps of a RAPID flow against its p-stream schedule.
 
-  rapid_gaps.py [options] CAPTURE.pcap[:RATE_KBPS] ...
+  gaps.py [options] CAPTURE.pcap[:RATE_KBPS] ...
 
 Reads a pcap of the sender's egress (tcpdump -w, microsecond or nanosecond
 precision, Ethernet or Linux cooked link type, IPv4 or IPv6) of a RAPID flow

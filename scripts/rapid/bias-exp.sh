@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# rapid_bias_exp.sh - where the per-stream ABest bias comes from (an
+# bias-exp.sh - where the per-stream ABest bias comes from (an
 # experiment of docs/results.md#rapid-bias; not a test).  Runs in
 # the lab guest, precise clock:
 #
 #   scripts/lab/run.sh --clock precise --outdir build/bias -- \
-#       bash scripts/rapid_bias_exp.sh
-#   scripts/rapid_bias_report.py build/bias
+#       bash scripts/rapid/bias-exp.sh
+#   scripts/rapid/bias_report.py build/bias
 #
 # One rapid flow (tcp_rapid_rx on the receiver) through 100 Mbit/s, 20 ms
 # RTT, for BIAS_SECS (default 6) s per case, beside UDP cross traffic of
@@ -23,7 +23,7 @@
 # used before).
 # The receiver's capture (headers, ns stamps) of each case goes
 # to $LAB_OUTDIR/CASE.pcap, the cross sender's report to CASE.udp.json;
-# the analysis runs on the host (rapid_bias_report.py: converter, then
+# the analysis runs on the host (bias_report.py: converter, then
 # build/rapid-trace with several parameters, against the helper's feedback).
 . "$LAB_TOP/tests/vm/lib.sh"
 . "$LAB_TOP/tests/vm/lib-rapid.sh"

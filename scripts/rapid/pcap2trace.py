@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Packet capture of a RAPID flow -> trace for build/rapid-trace.
 
-  rapid_pcap2trace.py [--port P] [--stats] CAPTURE.pcap [-o TRACE]
+  pcap2trace.py [--port P] [--stats] CAPTURE.pcap [-o TRACE]
 
 Reads a capture taken on the RECEIVING host (tcpdump -w, nanosecond
 precision preferred: --time-stamp-precision=nano; headers are enough,

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rapid-trace - run RAPID's p-stream analysis (rapid_pathchirp.h, the very
+ * trace.c (build/rapid-trace) - run RAPID's p-stream analysis (rapid_pathchirp.h, the very
  * header the kernel module uses) over a text trace of packet timestamps.
  *
  * Build:  gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I. \
- *             -o build/rapid-trace scripts/rapid-trace.c
+ *             -o build/rapid-trace scripts/rapid/trace.c
  * Usage:  build/rapid-trace [options] [trace-file|-]   (see --help)
  */
 #include <ctype.h>
@@ -35,7 +35,7 @@ static const char usage_text[] =
 "  '#' starts a comment (whole line or trailing); blank lines are ignored.\n"
 "  A line is at most 1023 bytes and ends with a newline (the last one too:\n"
 "  a file cut short is an error); a NUL byte is an error.\n"
-"A line 'fb ID OPTION_HEX' (scripts/rapid_pcap2trace.py writes it before a\n"
+"A line 'fb ID OPTION_HEX' (scripts/rapid/pcap2trace.py writes it before a\n"
 "stream's packets) gives the receiver helper's feedback option for the next\n"
 "p-stream with id ID: its ABest and rule are printed beside the analysis.\n"
 "Packets of a p-stream must be listed in SEND order, one line each: the\n"
