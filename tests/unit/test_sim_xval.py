@@ -21,7 +21,6 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
 from tap import Tap  # noqa: E402
 
 T = Tap("sim-xval: ")
