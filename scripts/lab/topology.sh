@@ -381,3 +381,19 @@ lab_allow_cc() {
 lab_cc_available() {
 	grep -qw "$1" /proc/sys/net/ipv4/tcp_available_congestion_control
 }
+
+# lab_rcv_gro on|off [DEFER_US]: GRO on the receiver's eth0 (after
+# lab_dumbbell).  veth receives through NAPI, where GRO runs, only when
+# the sending peer has no TSO, so dly's dn0 gets `tso off` with GRO on.
+# DEFER_US > 0 also defers the receiver's NAPI by that much
+# (gro_flush_timeout, napi_defer_hard_irqs 2): packets then arrive in
+# batches, as behind a NIC that coalesces interrupts.
+lab_rcv_gro() {
+	local on=$1 defer_ns=$((${2:-0} * 1000))
+	lab_ns "$LAB_RCV" ethtool -K eth0 gro "$on" >/dev/null || return 1
+	if [ "$on" = on ]; then
+		lab_ns "$LAB_DLY" ethtool -K dn0 tso off >/dev/null || return 1
+	fi
+	lab_ns "$LAB_RCV" sh -c "echo $defer_ns >/sys/class/net/eth0/gro_flush_timeout &&
+		echo $([ "$defer_ns" -gt 0 ] && echo 2 || echo 0) >/sys/class/net/eth0/napi_defer_hard_irqs"
+}
