@@ -57,6 +57,8 @@ def check_plan(plan):
                           "window never limits")
         if run["trace"]:
             raise Refused(f"{where}: trace: no tracepoints in the engine")
+        if run.get("cpu"):
+            raise Refused(f"{where}: cpu: no guest CPU time in the engine")
         if run["shorts"]:
             raise Refused(f"{where}: cross[] type short: short transfers are "
                           "not in the engine")

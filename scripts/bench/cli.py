@@ -57,6 +57,10 @@ COLUMNS = [
     ("q95_ratio_vs_*", "q95/{b}", "{:.2f}"),
     ("srtt_p95_ratio_vs_*", "srtt95/{b}", "{:.2f}"),
     ("rt_p95_ratio_vs_*", "rt95/{b}", "{:.2f}"),
+    ("cpu_ns_per_byte", "cpu_ns/B", "{:.3f}"),
+    ("bystander_cost", "bystander", "{:.4f}"),
+    ("bystander_cost_nosocket", "bystander_nosock", "{:.4f}"),
+    ("cpu_ratio_vs_*", "cpu/{b}", "{:.3f}"),
     ("other_goodput_ratio_vs_*", "others/{b}", "{:.2f}"),
 ]
 
@@ -496,7 +500,68 @@ def analyze_run(plan, run, rdir):
     m["flow_bytes"] = [int(s["cum"][-1]) for s in fs]
     m["cc_seen"] = [s["cc_seen"] for s in fs]
     m["guest_s"] = _r(float(meta["end"]) - float(meta["t0"]), 2) if meta.get("end") else None
+    if run.get("cpu") and tested:
+        m.update(cpu_metrics(run, rdir, grid, float(meta.get("t0", 0)),
+                             sum(s["cum"] for _, s in tested)))
     return m, series
+
+
+def cpu_metrics(run, rdir, grid, t0, cum):
+    """Guest busy time (uptime - idle, cpu.csv) per byte the tested flows
+    got acknowledged, in ns, per window of the scenario's "cpu" (its first
+    settle_s left out).  cpu_ns_per_byte: over the 'off' windows of a
+    bystander run (the algorithm alone), over all windows otherwise;
+    bystander runs also give the 'on' value, bystander_cost = on / off and
+    its spread: each 'on' window against the mean of the nearest 'off'
+    windows before and after it; the same for 'loaded' windows (no
+    socket): bystander_cost_nosocket."""
+    import numpy as np
+    rows = _read_csv(os.path.join(rdir, "cpu.csv"))
+    if len(rows) < 2:
+        return {"cpu_error": "no cpu.csv"}
+    t = np.array([float(r["t"]) - t0 for r in rows])
+    busy = np.array([float(r["uptime_s"]) - float(r["idle_s"]) for r in rows])
+    cpu = run["cpu"]
+    wins = []
+    for a, b, state in cpu["windows"]:
+        i = int(np.searchsorted(t, a + float(cpu.get("settle_s", 0))))
+        j = int(np.searchsorted(t, b, side="right")) - 1
+        if j <= i:
+            continue
+        by = float(np.interp(t[j], grid, cum) - np.interp(t[i], grid, cum))
+        wins.append((state, busy[j] - busy[i], by, t[j] - t[i]))
+
+    def per_byte(ws):
+        b = sum(w[2] for w in ws)
+        return sum(w[1] for w in ws) * 1e9 / b if b > 0 else None
+    out = {"cpu_windows": [[w[0], _r(w[1] * 1e9 / w[2], 3) if w[2] else None,
+                            _r(w[3], 2)] for w in wins]}
+    off = [w for w in wins if w[0] in ("off", "all")]
+    out["cpu_ns_per_byte"] = _r(per_byte(off), 3)
+    out["cpu_busy_frac"] = _r(sum(w[1] for w in off) / sum(w[3] for w in off), 4) \
+        if off else None
+    # "on": loaded with an idle socket (bystander_cost); "loaded": no
+    # socket (bystander_cost_nosocket)
+    for state, suffix in (("on", ""), ("loaded", "_nosocket")):
+        on = [w for w in wins if w[0] == state]
+        if not on or not out["cpu_ns_per_byte"]:
+            continue
+        out[f"cpu_ns_per_byte_{state}"] = _r(per_byte(on), 3)
+        out[f"bystander_cost{suffix}"] = _r(per_byte(on) / per_byte(off), 4)
+        pairs = []
+        for k, w in enumerate(wins):
+            if w[0] != state or not w[2]:
+                continue
+            # the nearest 'off' window before and after it
+            nb = [x for x in wins[k::-1] if x[0] == "off" and x[2]][:1] + \
+                [x for x in wins[k:] if x[0] == "off" and x[2]][:1]
+            if nb:
+                pairs.append(w[1] / w[2] / (sum(x[1] / x[2] for x in nb) / len(nb)))
+        if pairs:
+            out[f"bystander_cost{suffix}_windows"] = [_r(x, 4) for x in pairs]
+            out[f"bystander_cost{suffix}_spread"] = [_r(min(pairs), 4), _r(max(pairs), 4),
+                                                     _r(float(np.std(pairs)), 4)]
+    return out
 
 
 def add_baseline_ratios(results, baseline):
@@ -510,7 +575,7 @@ def add_baseline_ratios(results, baseline):
             continue
         for key, name in (("goodput_mbps", "goodput"), ("q95_pkts", "q95"),
                           ("srtt_p95_ms", "srtt_p95"), ("rt_p95_ms", "rt_p95"),
-                          ("util", "util"),
+                          ("util", "util"), ("cpu_ns_per_byte", "cpu"),
                           ("other_goodput_mbps", "other_goodput")):
             a, b = m.get(key), base.get(key)
             if a is not None and b:

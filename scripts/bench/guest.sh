@@ -115,6 +115,44 @@ bench_trace_stop() {
 	echo >$tr/trace
 }
 
+# bench_modules off|loaded|on: the bystander states of a "cpu" scenario
+# (RUN_BYSTANDER: the idle connection's cc, then the modules).  Each
+# closes the idle connection of the state before; off: unload the modules
+# (newest first; a closing socket may hold its module for a round trip);
+# loaded: load them from $LAB_MODDIR; on: load them and open one idle
+# connection with that cc from the first sender's namespace to the
+# receiver's listener (port 5599; ip netns exec execs python: $! is it).
+BENCH_IDLE_PORT=5599
+bench_modules() {
+	local cc=${RUN_BYSTANDER[0]} i m
+	local -a mods=("${RUN_BYSTANDER[@]:1}")
+	[ -n "${BENCH_IDLE_PID:-}" ] && kill "$BENCH_IDLE_PID" 2>/dev/null &&
+		wait "$BENCH_IDLE_PID" 2>/dev/null
+	BENCH_IDLE_PID=
+	if [ "$1" = off ]; then
+		for ((i = ${#mods[@]} - 1; i >= 0; i--)); do
+			m=${mods[$i]}
+			for _ in $(seq 1 100); do
+				[ -d "/sys/module/$m" ] || break
+				rmmod "$m" 2>/dev/null && break
+				sleep 0.05
+			done
+			[ -d "/sys/module/$m" ] && return 1
+		done
+		return 0
+	fi
+	for m in "${mods[@]}"; do
+		[ -d "/sys/module/$m" ] || insmod "$LAB_MODDIR/$m.ko" || return 1
+	done
+	[ "$1" = on ] || return 0
+	ip netns exec "${LAB_SND[0]}" "$PY" -c 'import socket, sys, time
+s = socket.socket()
+s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, sys.argv[3].encode())
+s.connect((sys.argv[1], int(sys.argv[2])))
+time.sleep(1e6)' "$LAB_RCV4" "$BENCH_IDLE_PORT" "$cc" &
+	BENCH_IDLE_PID=$!
+}
+
 run_failed=0
 
 # run_one INDEX
@@ -122,7 +160,7 @@ run_one() {
 	local idx=$1 i cc ns err=""
 	local -a FLOW_SND FLOW_PORT FLOW_CC FLOW_SECS CBR_SND CBR_PORT CBR_RATE CBR_SECS
 	local -a SHORT_SND SHORT_PORT SHORT_CC RUN_CCS EV_US EV_KIND EV_ARG RUN_TOPO
-	local -a RUN_MODPARAMS RUN_TRACE MP_RESTORE=()
+	local -a RUN_MODPARAMS RUN_TRACE RUN_BYSTANDER MP_RESTORE=()
 	local RUN_ID RUN_CC RUN_DIR RUN_DURATION_US RUN_SAMPLE_MS
 	local setup
 	setup=$($PY -m scripts.bench shell "$plan" "$idx" "$out") || {
@@ -182,6 +220,8 @@ run_one() {
 	for i in "${!SHORT_PORT[@]}"; do
 		lab_bg lab_ns "$LAB_RCV" "$PY" "$top/scripts/bench/rr.py" server --port "${SHORT_PORT[$i]}"
 	done
+	[ ${#RUN_BYSTANDER[@]} -gt 0 ] &&
+		lab_bg lab_ns "$LAB_RCV" "$PY" "$top/scripts/bench_rr.py" server --port $BENCH_IDLE_PORT
 
 	# Tracepoints of the run (the scenario's trace list): into trace.txt.
 	bench_trace_start "${RUN_TRACE[@]}" || err="cannot enable tracepoints ${RUN_TRACE[*]}"
@@ -243,6 +283,7 @@ run_one() {
 			clients+=($!) ;;
 		rate) lab_set_rate "$arg" || err="lab_set_rate $arg failed" ;;
 		netem) lab_set_data_netem "$arg" || err="lab_set_data_netem $arg failed" ;;
+		modules) bench_modules "$arg" || err="modules $arg failed" ;;
 		esac
 	done
 	sleep_until_us $((t0 + RUN_DURATION_US))
@@ -289,6 +330,7 @@ run_one() {
 		printf '"error": %s}\n' "$( [ -n "$err" ] && printf '"%s"' "$err" || echo null)"
 	} >"$W/run.json"
 	[ -n "$err" ] && { echo "$err" >"$W/error"; echo "bench: $RUN_ID: $err" >&2; }
+	[ ${#RUN_BYSTANDER[@]} -gt 0 ] && { bench_modules loaded || err="modules not loaded again"; }
 	bench_restore_modparams
 	bench_kill_leftovers
 	lab_cleanup

@@ -26,6 +26,11 @@ the same clock as the driver's $EPOCHREALTIME):
   cbr.csv    t,cbr,bytes,packets   (with --cbr: the root qdisc of each
              constant-bit-rate sender, so the analysis knows when its
              stream really started and stopped)
+  cpu.csv    t,uptime_s,idle_s   (every tick: the guest's busy time is
+             uptime - idle; in the precise clock it counts executed
+             instructions.  In ns from /proc/timer_list, "now at" and CPU
+             0's idle_sleeptime, what /proc/uptime prints in 10 ms steps,
+             which is where it falls back to; one vCPU)
 
 Runs until SIGTERM/SIGINT (or --duration) and flushes.  Python standard
 library only: it runs inside the lab guest with whatever python3 is there.
@@ -37,6 +42,7 @@ library only: it runs inside the lab guest with whatever python3 is there.
 import argparse
 import ctypes
 import os
+import re
 import signal
 import socket
 import struct
@@ -207,6 +213,25 @@ def sample_qdisc(sock, seq, ifindex):
     return rows
 
 
+TL_NOW = re.compile(rb"now at (\d+) nsecs")
+TL_IDLE = re.compile(rb"\.idle_sleeptime\s*: (\d+) nsecs")
+
+
+def read_busy():
+    """'uptime_s,idle_s' for cpu.csv: ns-precise from /proc/timer_list,
+    else /proc/uptime's 10 ms steps."""
+    try:
+        with open("/proc/timer_list", "rb") as f:
+            text = f.read()
+        t, i = TL_NOW.search(text), TL_IDLE.search(text)
+        if t and i:
+            return f"{int(t.group(1)) / 1e9:.9f},{int(i.group(1)) / 1e9:.9f}"
+    except OSError:
+        pass
+    with open("/proc/uptime") as f:
+        return ",".join(f.read().split()[:2])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -252,6 +277,8 @@ def main():
         c_f = open(os.path.join(a.out, "cbr.csv"), "w", buffering=1 << 16)
         c_f.write("t,cbr,bytes,packets\n")
 
+    cpu_f = open(os.path.join(a.out, "cpu.csv"), "w", buffering=1 << 16)
+    cpu_f.write("t,uptime_s,idle_s\n")
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     signal.signal(signal.SIGINT, lambda *_: stop.append(1))
@@ -282,6 +309,7 @@ def main():
                 if rows:	# the root counts everything the device sent
                     top = max(rows, key=lambda r: r[2])
                     c_f.write(f"{now:.6f},{idx},{top[2]},{top[3]}\n")
+            cpu_f.write(f"{now:.6f},{read_busy()}\n")
         except OSError as e:
             errors += 1
             if errors <= 5:
@@ -296,6 +324,7 @@ def main():
             time.sleep(max(0.0, nxt - now))
     tcp_f.close()
     q_f.close()
+    cpu_f.close()
     if c_f:
         c_f.close()
     return 0

@@ -50,6 +50,7 @@ DEFAULTS = {
     "variants": [],
     "analysis": {},
     "time_scale": 1,
+    "cpu": None,
 }
 FLOW_DEFAULTS = {"cc": "@cc", "count": 1, "rtt_ms": 40, "start_s": 0,
                  "stop_s": None, "label": ""}
@@ -251,6 +252,9 @@ def scale_times(sc, k):
     for key in ("from_s", "to_s"):
         if an.get(key) is not None:
             an[key] = an[key] * k
+    for key in ("from_s", "period_s", "settle_s"):
+        if sc.get("cpu") and key in sc["cpu"]:
+            sc["cpu"][key] = sc["cpu"][key] * k
     return sc
 
 
@@ -293,6 +297,16 @@ def validate(sc):
     for i, e in enumerate(sc["schedule"]):
         if "at_s" not in e or not ({"rate_mbit", "netem"} & set(e)):
             raise ScenarioError(f"schedule.{i}: needs at_s and rate_mbit or netem")
+    cpu = sc.get("cpu")
+    if cpu is not None:
+        by = cpu.get("bystander") or {}
+        if not (isinstance(cpu, dict) and float(cpu.get("period_s", 0)) > float(cpu.get("settle_s", 0)) >= 0
+                and all(MODPARAM_RE.match(m) for m in by.get("modules", []))
+                and MODPARAM_RE.match(str(by.get("idle_cc", "x")))
+                and set(by.get("cycle") or ["off"]) <= {"off", "loaded", "on"}
+                and "off" in (by.get("cycle") or ["off"])):
+            raise ScenarioError("cpu: {\"from_s\", \"period_s\" > \"settle_s\", \"bystander\": "
+                                "{\"modules\": [...], \"idle_cc\": cc}}")
 
 
 def resolve_run(sc, cc, variant, outdir_rel, max_senders=MAX_SENDERS):
@@ -366,6 +380,23 @@ def resolve_run(sc, cc, variant, outdir_rel, max_senders=MAX_SENDERS):
         if "netem" in e:
             x["netem"] = str(e["netem"])
         sched.append(x)
+    cpu = copy.deepcopy(sc.get("cpu"))
+    if cpu:
+        # CPU windows: period_s each from from_s on; in the bystander's
+        # runs (every cc but idle_cc) each window starts a state of its
+        # cycle in turn: "off" (the modules unloaded), "loaded" (loaded,
+        # no socket of theirs), "on" (loaded, one idle idle_cc
+        # connection open).
+        by = cpu.get("bystander")
+        cpu["alternate"] = bool(by) and cc != by.get("idle_cc")
+        cycle = (by or {}).get("cycle") or ["off", "on"]
+        t, i, cpu["windows"] = float(cpu.get("from_s", 0)), 0, []
+        while t + float(cpu["period_s"]) <= dur + 1e-9:
+            state = cycle[i % len(cycle)] if cpu["alternate"] else "all"
+            cpu["windows"].append([round(t, 3), round(t + float(cpu["period_s"]), 3), state])
+            if cpu["alternate"]:
+                sched.append({"at_s": round(t, 3), "modules": state})
+            t, i = t + float(cpu["period_s"]), i + 1
     an = _merge(ANALYSIS_DEFAULTS, sc.get("analysis") or {})
     rid = cc if variant is None else f"{variant}/{cc}"
     return {
@@ -379,7 +410,7 @@ def resolve_run(sc, cc, variant, outdir_rel, max_senders=MAX_SENDERS):
         "modparams": copy.deepcopy(sc.get("modparams") or {}),
         "trace": list(sc.get("trace") or []),
         "senders": senders, "flows": flows, "cbr": cbrs, "shorts": shorts,
-        "schedule": sched, "analysis": an,
+        "schedule": sched, "analysis": an, "cpu": cpu,
     }
 
 
@@ -456,6 +487,8 @@ def shell_run(plan, index, outdir):
     ccs = sorted({f["cc"] for f in fl} | {s["cc"] for s in r["shorts"]})
     arr("RUN_CCS", ccs)
     arr("RUN_TRACE", r.get("trace") or [])
+    by = (r.get("cpu") or {}).get("bystander") if (r.get("cpu") or {}).get("alternate") else None
+    arr("RUN_BYSTANDER", [by["idle_cc"]] + list(by["modules"]) if by else [])
     arr("RUN_MODPARAMS", [f"{m}/{k}={v}" for m, ps in sorted((r.get("modparams") or {}).items())
                           for k, v in sorted(ps.items())])
 
@@ -472,6 +505,8 @@ def shell_run(plan, index, outdir):
             ev.append((e["at_s"], "rate", f"{e['rate_kbit']}kbit"))
         if "netem" in e:
             ev.append((e["at_s"], "netem", e["netem"]))
+        if "modules" in e:
+            ev.append((e["at_s"], "modules", e["modules"]))
     ev.sort(key=lambda x: (x[0], x[1] != "short"))
     arr("EV_US", [int(round(t * 1e6)) for t, _, _ in ev])
     arr("EV_KIND", [k for _, k, _ in ev])
