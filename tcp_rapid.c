@@ -56,7 +56,8 @@
  * ACKs only advance the replayed clock; new data that a qdisc refused
  * (snd_nxt did not move) keeps its place and rate when TCP sends it again.
  * The hook is registered in every network namespace (pernet_operations)
- * and returns at once for packets of other sockets.
+ * and returns at once for packets of other sockets; it and the tcp_probe
+ * probe are attached only while RAPID sockets exist (rapid_hooks_get()).
  *
  * Locking: the hook runs on the stack of the socket's transmit path, in
  * process context with lock_sock() held or in softirq/timer/tasklet
@@ -289,7 +290,8 @@ struct rapid {
 	   cur_done:1,			/* current stream fully acknowledged */
 	   marking:1,			/* new data carries the data option */
 	   gso_off:1,			/* .init set sk_gso_disabled */
-	   pacing_on:1;			/* .init set SK_PACING_NEEDED */
+	   pacing_on:1,			/* .init set SK_PACING_NEEDED */
+	   counted:1;			/* in rapid_users (.init, not .release) */
 };
 
 static struct tcp_congestion_ops tcp_rapid_ops;
@@ -420,6 +422,9 @@ enum rapid_stat {
 	RAPID_ST_FB_IGNORED,	/* feedback options of such receivers */
 	RAPID_ST_DR_CAPPED,	/* estimates cut to what the path delivered */
 	RAPID_ST_TX_START,	/* restarts after idle (CA_EVENT_TX_START) */
+	RAPID_ST_HOOK_ATTACH,	/* global hooks attached (first socket) */
+	RAPID_ST_HOOK_DETACH,	/* ... detached (last socket gone) */
+	RAPID_ST_UNHOOKED,	/* sockets started before the hooks were on */
 	RAPID_NSTATS
 };
 
@@ -427,10 +432,14 @@ static const char * const rapid_stat_names[RAPID_NSTATS] = {
 	"marked", "mark_failed", "fb_acks", "fb_refused", "fb_applied", "fb_stale",
 	"sest_streams", "sest_late", "sest_applied", "nomem", "loss_random",
 	"fb_lapsed", "fb_disagree", "fb_distrusted", "fb_ignored", "dr_capped",
-	"idle_restarts",
+	"idle_restarts", "hook_attaches", "hook_detaches", "unhooked_starts",
 };
 
 static DEFINE_PER_CPU(unsigned long[RAPID_NSTATS], rapid_stats);
+
+/* RAPID sockets between .init and .release; the global hooks are on */
+static atomic_t rapid_users = ATOMIC_INIT(0);
+static bool rapid_hooks_on;
 
 static void rapid_count(enum rapid_stat s)
 {
@@ -444,7 +453,12 @@ static int rapid_get_stats(char *buffer, const struct kernel_param *kp)
 
 	for (i = 0; i < RAPID_NSTATS; i++)
 		v[i] = cc_stats_sum(rapid_stats, i);
-	return cc_stats_print(buffer, 0, rapid_stat_names, v, RAPID_NSTATS);
+	i = cc_stats_print(buffer, 0, rapid_stat_names, v, RAPID_NSTATS);
+	/* not counters: RAPID sockets now, and whether the hooks are on */
+	return i + scnprintf(buffer + i, PAGE_SIZE - i,
+			     "sockets %d\nhooks_attached %d\n",
+			     atomic_read(&rapid_users),
+			     READ_ONCE(rapid_hooks_on));
 }
 
 static const struct kernel_param_ops rapid_stats_ops = {
@@ -1608,6 +1622,84 @@ static struct pernet_operations rapid_net_ops = {
 	.exit = rapid_net_exit,
 };
 
+/*
+ * The global hooks (the LOCAL_OUT hook in every netns, the tcp_probe
+ * probe) are on only while RAPID sockets exist: every packet the host
+ * sends and every ACK it takes passes through them, cubic's too.  .init
+ * counts a socket and .release uncounts it; both can run in softirq (a
+ * passive open, a timer), and registering sleeps, so a work item attaches
+ * the hooks at once after the first socket and detaches them
+ * RAPID_HOOKS_LINGER after the last (short connections one after another
+ * do not register and unregister each time).  Until the work has run, a
+ * new socket's packets miss the hook: it sends at r_avg through TCP's
+ * own pacing and starts no stream (no record, no mark), as before its
+ * first stream; the first packet the hook sees starts one.
+ */
+#define RAPID_HOOKS_LINGER	HZ	/* detach 1 s after the last socket */
+
+static DEFINE_MUTEX(rapid_hooks_lock);	/* rapid_hooks_on, registrations */
+
+static void rapid_hooks_attach(void)
+{
+	if (rapid_tp_tcp_probe &&
+	    tracepoint_probe_register(rapid_tp_tcp_probe, rapid_probe_ack, NULL))
+		pr_warn_once("tcp_probe probe not attached: receiver feedback is ignored\n");
+	if (register_pernet_subsys(&rapid_net_ops)) {
+		pr_warn("LOCAL_OUT hooks not attached: no p-streams until the next socket\n");
+		if (rapid_tp_tcp_probe)
+			tracepoint_probe_unregister(rapid_tp_tcp_probe,
+						    rapid_probe_ack, NULL);
+		return;
+	}
+	WRITE_ONCE(rapid_hooks_on, true);
+	rapid_count(RAPID_ST_HOOK_ATTACH);
+}
+
+/* The probe may still run on another CPU: the module's exit waits for it. */
+static void rapid_hooks_detach(void)
+{
+	unregister_pernet_subsys(&rapid_net_ops);
+	if (rapid_tp_tcp_probe)
+		tracepoint_probe_unregister(rapid_tp_tcp_probe, rapid_probe_ack,
+					    NULL);
+	WRITE_ONCE(rapid_hooks_on, false);
+	rapid_count(RAPID_ST_HOOK_DETACH);
+}
+
+/* Bring the hooks in line with the socket count (process context). */
+static void rapid_hooks_work_fn(struct work_struct *work)
+{
+	mutex_lock(&rapid_hooks_lock);
+	if (atomic_read(&rapid_users) && !rapid_hooks_on)
+		rapid_hooks_attach();
+	else if (!atomic_read(&rapid_users) && rapid_hooks_on)
+		rapid_hooks_detach();
+	mutex_unlock(&rapid_hooks_lock);
+}
+
+static DECLARE_DELAYED_WORK(rapid_hooks_work, rapid_hooks_work_fn);
+
+/* .init: count the socket; the first one attaches the hooks. */
+static void rapid_hooks_get(struct rapid *ca)
+{
+	ca->counted = 1;
+	if (atomic_inc_return(&rapid_users) == 1 || !READ_ONCE(rapid_hooks_on))
+		mod_delayed_work(system_wq, &rapid_hooks_work, 0);
+	if (!READ_ONCE(rapid_hooks_on))
+		rapid_count(RAPID_ST_UNHOOKED);
+}
+
+/* .release: the last socket detaches them, RAPID_HOOKS_LINGER later. */
+static void rapid_hooks_put(struct rapid *ca)
+{
+	if (!ca->counted)
+		return;
+	ca->counted = 0;
+	if (atomic_dec_and_test(&rapid_users))
+		mod_delayed_work(system_wq, &rapid_hooks_work,
+				 RAPID_HOOKS_LINGER);
+}
+
 /* ---- tcp_congestion_ops -------------------------------------------------- */
 
 static void rapid_init(struct sock *sk)
@@ -1663,6 +1755,7 @@ static void rapid_init(struct sock *sk)
 				SK_PACING_NEEDED) == SK_PACING_NONE;
 	cc_set_pacing_rate(sk, ca->ctl.r_avg);
 	rapid_set_cwnd(sk);
+	rapid_hooks_get(ca);
 }
 
 /*
@@ -1689,6 +1782,7 @@ static void rapid_release(struct sock *sk)
 	struct rapid *ca = inet_csk_ca(sk);
 	struct dst_entry *dst;
 
+	rapid_hooks_put(ca);
 	kfree(ca->ring);
 	ca->ring = NULL;
 	ca->ctl.n = 0;		/* the hooks ignore the socket from now on */
@@ -1926,45 +2020,32 @@ static struct tcp_congestion_ops tcp_rapid_ops __read_mostly = {
 
 static int __init tcp_rapid_register(void)
 {
-	int ret;
-
 	BUILD_BUG_ON(sizeof(struct rapid) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(RAPID_N_MAX > U8_MAX);
 
-	/* receiver feedback arrives through the tcp_probe tracepoint */
+	/*
+	 * receiver feedback arrives through the tcp_probe tracepoint; the
+	 * probe and the LOCAL_OUT hooks are attached with the first socket
+	 */
 	for_each_kernel_tracepoint(rapid_lookup_tp, NULL);
-	if (rapid_tp_tcp_probe &&
-	    tracepoint_probe_register(rapid_tp_tcp_probe, rapid_probe_ack, NULL))
-		rapid_tp_tcp_probe = NULL;
 	if (!rapid_tp_tcp_probe)
 		pr_warn("tracepoint tcp_probe unavailable: receiver feedback is ignored, sender-side estimate only\n");
-
-	ret = register_pernet_subsys(&rapid_net_ops);
-	if (ret)
-		goto err_tp;
-	ret = tcp_register_congestion_control(&tcp_rapid_ops);
-	if (ret)
-		goto err_net;
-	return 0;
-
-err_net:
-	unregister_pernet_subsys(&rapid_net_ops);
-err_tp:
-	if (rapid_tp_tcp_probe) {
-		tracepoint_probe_unregister(rapid_tp_tcp_probe, rapid_probe_ack, NULL);
-		tracepoint_synchronize_unregister();
-	}
-	return ret;
+	return tcp_register_congestion_control(&tcp_rapid_ops);
 }
 
+/*
+ * No RAPID socket is left (each holds a module reference), so nothing
+ * queues the work again once it is cancelled.
+ */
 static void __exit tcp_rapid_unregister(void)
 {
 	tcp_unregister_congestion_control(&tcp_rapid_ops);
-	unregister_pernet_subsys(&rapid_net_ops);
-	if (rapid_tp_tcp_probe) {
-		tracepoint_probe_unregister(rapid_tp_tcp_probe, rapid_probe_ack, NULL);
+	cancel_delayed_work_sync(&rapid_hooks_work);
+	if (rapid_hooks_on)
+		rapid_hooks_detach();
+	/* a probe that was attached once may still be running */
+	if (rapid_tp_tcp_probe)
 		tracepoint_synchronize_unregister();
-	}
 }
 
 module_init(tcp_rapid_register);
