@@ -221,7 +221,7 @@ run_one() {
 		lab_bg lab_ns "$LAB_RCV" "$PY" "$top/scripts/bench/rr.py" server --port "${SHORT_PORT[$i]}"
 	done
 	[ ${#RUN_BYSTANDER[@]} -gt 0 ] &&
-		lab_bg lab_ns "$LAB_RCV" "$PY" "$top/scripts/bench_rr.py" server --port $BENCH_IDLE_PORT
+		lab_bg lab_ns "$LAB_RCV" "$PY" "$top/scripts/bench/rr.py" server --port $BENCH_IDLE_PORT
 
 	# Tracepoints of the run (the scenario's trace list): into trace.txt.
 	bench_trace_start "${RUN_TRACE[@]}" || err="cannot enable tracepoints ${RUN_TRACE[*]}"
