@@ -32,6 +32,9 @@ from scripts.bench import scenario as bs
 ENGINE_CCS = ("rapid", "cubic", "reno", "scalable", "pert", "icc", "highspeed")
 # modules whose parameters the engine takes (--set modparams.<module>.X=V)
 ENGINE_MODULES = ("tcp_rapid", "tcp_pert", "tcp_icc")
+# The engine's bottleneck limit (the lab's is bs.LAB_MAX_RATE_MBIT): rates
+# are uint64 bit/s in sim.c, so this is a bound on run time, not on range.
+ENGINE_MAX_RATE_MBIT = 10000
 SIM_BIN = os.path.join(TOP, "build", "sim", "sim")
 
 
@@ -167,7 +170,8 @@ def main():
     try:
         doc = bs.load(a.scenario)
         ccs = [c for c in a.cc.split(",") if c] if a.cc else None
-        plan = bs.resolve(doc, ccs, a.set, max_senders=None)
+        plan = bs.resolve(doc, ccs, a.set, max_senders=None,
+                          max_rate_mbit=ENGINE_MAX_RATE_MBIT, who="the engine")
         check_plan(plan)
     except bs.ScenarioError as e:
         print(f"sim: scenario error: {e}", file=sys.stderr)

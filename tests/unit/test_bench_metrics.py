@@ -197,6 +197,27 @@ topo0 = bs.shell_run(plan, 0, "/tmp/x")
 plan_r = bs.resolve(doc, None, ["receiver.rmem_kb=8192"])
 T.check("receiver.rmem_kb: the receiver's buffer goes to lab_dumbbell; 0 leaves the kernel's",
       "--rcv-rmem 8388608" in bs.shell_run(plan_r, 0, "/tmp/x") and "--rcv-rmem" not in topo0)
+# Bottleneck rate: the lab's limit by default (LAB_MAX_RATE_MBIT), the
+# caller's (the engine's) when it passes one.
+T.check("bottleneck.rate_mbit=1000 (the lab's limit) is accepted by default",
+        bs.resolve(doc, None, ["bottleneck.rate_mbit=1000"])["runs"][0]
+        ["bottleneck"]["rate_kbit"] == 1000000)
+try:
+    bs.resolve(doc, None, ["bottleneck.rate_mbit=2500"])
+    T.check("bottleneck.rate_mbit=2500 is refused for the lab, by name", False)
+except bs.ScenarioError as e:
+    T.check("bottleneck.rate_mbit=2500 is refused for the lab, by name",
+            "rate_mbit" in str(e) and "the lab" in str(e) and "1000" in str(e), str(e))
+T.check("bottleneck.rate_mbit=2500 is accepted under a caller's limit of 10000",
+        bs.resolve(doc, None, ["bottleneck.rate_mbit=2500"], max_rate_mbit=10000,
+                   who="the engine")["runs"][0]["bottleneck"]["rate_kbit"] == 2500000)
+try:
+    bs.resolve(doc, None, ["bottleneck.rate_mbit=20000"], max_rate_mbit=10000,
+               who="the engine")
+    T.check("bottleneck.rate_mbit above the caller's limit is refused, by its name", False)
+except bs.ScenarioError as e:
+    T.check("bottleneck.rate_mbit above the caller's limit is refused, by its name",
+            "the engine" in str(e) and "10000" in str(e), str(e))
 try:
     bs.resolve(doc, None, ["receiver.rmem_kb=10"])
     T.check("receiver.rmem_kb below 64 is refused", False)

@@ -235,4 +235,23 @@ T.check("refused: a tcp_rapid parameter out of range", rc == 2 and "law" in err,
 rc, _, err, _ = run("bbr", {"cc": ["bbr"]})
 T.check("refused: a congestion control the engine has not", rc == 2 and "bbr" in err, err)
 
+# 8. Bottleneck rate: the engine's own limit (ENGINE_MAX_RATE_MBIT, 10000),
+# not the lab's 1000 (ICC Table 1's 2.5 Gbit/s row).  One cubic flow,
+# 2500 Mbit/s, 40 ms, 1 BDP (8257 packets), 3 s: the rate must reach the
+# engine (goodput above the lab's 1000) and stay below the payload rate.
+rc, r, err, _ = run("rate2500", {"cc": ["cubic"], "duration_s": 3,
+                                 "bottleneck": {"rate_mbit": 2500, "buffer": "1bdp"},
+                                 "flows": [{"cc": "@cc", "rtt_ms": 40}]})
+m = (r or {}).get("results", {}).get("cubic", {})
+gp = m.get("goodput_mbps") or 0
+T.check("2500 Mbit/s accepted by the engine: the run succeeds",
+        rc == 0 and r is not None, err[-500:])
+T.check("2500 Mbit/s reaches the engine: 1000 < goodput <= 2500 x 1448/1514",
+        1000 < gp <= 2500 * 1448 / 1514 + 1, f"goodput {gp}")
+T.check("2500 Mbit/s: the 1-BDP buffer is 8257 packets (no integer overflow)",
+        m.get("buffer_pkts") == 8257, f"buffer {m.get('buffer_pkts')}")
+rc, _, err, _ = run("rate20000", {"cc": ["cubic"], "bottleneck": {"rate_mbit": 20000}})
+T.check("refused: bottleneck.rate_mbit=20000, by name, with the engine's limit",
+        rc == 2 and "rate_mbit" in err and "the engine" in err and "10000" in err, err)
+
 sys.exit(T.done())
