@@ -74,6 +74,9 @@ def table(rate, data):
             continue
         cells = []
         for r in RATIOS:
+            if r not in data[cc]:	# a run of some variants only
+                cells.append("-")
+                continue
             m, h, lo, hi, n = stats(data[cc][r])
             cells.append(f"{fmt(m)} ± {fmt(h)} [{fmt(lo)}-{fmt(hi)}]")
         paper = " / ".join(f"{x:g}" for x in PAPER.get(rate, {}).get(cc, ())) or "-"
