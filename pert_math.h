@@ -88,6 +88,8 @@
 #define PERT_DEF_COMPETE_PHASE	1U	/* compete phase on (docs/pert.md) */
 #define PERT_DEF_COMPETE_ENTER	2U	/* compete updates in a row to enter */
 #define PERT_DEF_COMPETE_EXIT	3U	/* other updates in a row to leave */
+#define PERT_DEF_SS_EXIT_US	2000U	/* slow-start exit at this queue */
+#define PERT_DEF_COMPETE_BETA	358U	/* 1/1024: 0.35, base PERT's beta */
 
 /* Static bounds of the parameters (inclusive); see pert_param_bounds(). */
 #define PERT_T1_US_MIN		100U
@@ -111,6 +113,12 @@
 #define PERT_COMPETE_PHASE_MAX	1U
 #define PERT_COMPETE_UPDATES_MIN	1U
 #define PERT_COMPETE_UPDATES_MAX	100U
+#define PERT_SS_EXIT_US_MAX	100000U	/* 0 switches the exit off */
+#define PERT_COMPETE_BETA_MIN	PERT_BETA_LIMIT_MIN
+#define PERT_COMPETE_BETA_MAX	PERT_BETA_LIMIT_MAX
+
+/* slow-start exit: this many RTT samples in a row above the threshold */
+#define PERT_SS_EXIT_SAMPLES	8U
 
 /* a + b, saturating at U32_MAX (packet counters) */
 static inline u32 pert_sat_add(u32 a, u32 b)
@@ -137,6 +145,10 @@ struct pert_params {
 	u32 compete_phase;	/* 1: compete phase (budget, min hold); 0: off */
 	u32 compete_enter;	/* compete updates in a row to enter the phase */
 	u32 compete_exit;	/* other updates in a row to leave it */
+	u32 ss_exit_us;		/* slow-start exit threshold on queueing
+				 * delay, us; 0: Reno's slow start
+				 */
+	u32 compete_beta;	/* decrease in the compete phase, 1/1024 */
 };
 
 enum pert_param {
@@ -155,6 +167,8 @@ enum pert_param {
 	PERT_PARAM_COMPETE_PHASE,
 	PERT_PARAM_COMPETE_ENTER,
 	PERT_PARAM_COMPETE_EXIT,
+	PERT_PARAM_SS_EXIT_US,
+	PERT_PARAM_COMPETE_BETA,
 	PERT_PARAM_NR,
 };
 
@@ -175,6 +189,8 @@ static inline void pert_params_default(struct pert_params *p)
 	p->compete_phase = PERT_DEF_COMPETE_PHASE;
 	p->compete_enter = PERT_DEF_COMPETE_ENTER;
 	p->compete_exit = PERT_DEF_COMPETE_EXIT;
+	p->ss_exit_us = PERT_DEF_SS_EXIT_US;
+	p->compete_beta = PERT_DEF_COMPETE_BETA;
 }
 
 /* Value of parameter @which in @p (0 for an unknown one). */
@@ -212,6 +228,10 @@ static inline u32 pert_param_get(const struct pert_params *p,
 		return p->compete_enter;
 	case PERT_PARAM_COMPETE_EXIT:
 		return p->compete_exit;
+	case PERT_PARAM_SS_EXIT_US:
+		return p->ss_exit_us;
+	case PERT_PARAM_COMPETE_BETA:
+		return p->compete_beta;
 	default:
 		return 0;
 	}
@@ -266,6 +286,12 @@ static inline void pert_param_store(struct pert_params *p,
 		break;
 	case PERT_PARAM_COMPETE_EXIT:
 		p->compete_exit = v;
+		break;
+	case PERT_PARAM_SS_EXIT_US:
+		p->ss_exit_us = v;
+		break;
+	case PERT_PARAM_COMPETE_BETA:
+		p->compete_beta = v;
 		break;
 	default:
 		break;
@@ -338,6 +364,14 @@ static inline void pert_param_bounds(enum pert_param which,
 	case PERT_PARAM_COMPETE_EXIT:
 		*lo = PERT_COMPETE_UPDATES_MIN;
 		*hi = PERT_COMPETE_UPDATES_MAX;
+		break;
+	case PERT_PARAM_SS_EXIT_US:
+		*lo = 0;
+		*hi = PERT_SS_EXIT_US_MAX;
+		break;
+	case PERT_PARAM_COMPETE_BETA:
+		*lo = PERT_COMPETE_BETA_MIN;
+		*hi = PERT_COMPETE_BETA_MAX;
 		break;
 	default:
 		*lo = 1;
@@ -598,6 +632,22 @@ static inline bool pert_may_respond(bool responded, u32 snd_una,
 }
 
 /*
+ * pert_beta_ref_us() - the queue scale beta is taken against: max(maxq,
+ * min_rtt).  The slides derive beta from "a buffer B keeps the link busy
+ * after a decrease by f when B >= f / (1 - f) BDP"; in delay units the BDP
+ * is the base RTT.  maxq (the largest queue seen) stands in for it in the
+ * papers, which suits a flow that has filled the buffer once; a PERT that
+ * never overshoots reads maxq ~ min_maxq (10 ms) and would cut a 40 ms
+ * path's window by 1/3 at curq 5 ms.  @min_us PERT_WIN_MIN_EMPTY: maxq.
+ */
+static inline u32 pert_beta_ref_us(u32 maxq_us, u32 min_us)
+{
+	if (min_us == PERT_WIN_MIN_EMPTY || min_us <= maxq_us)
+		return maxq_us;
+	return min_us;
+}
+
+/*
  * pert_beta() - multiplicative decrease curq / (curq + maxq) in 1/1024,
  * clamped to [@beta_min, @beta_max].  See docs/pert.md for the bounds.
  */
@@ -670,13 +720,30 @@ enum pert_alpha_rule {
 	PERT_RULE_SAFE,		/* alpha = max(0.9 alpha, 1) */
 };
 
-/* High-speed wins when both hold (T1 >= compete_pct% maxq). */
+/*
+ * pert_compete_floor_us() - the compete region never starts below 2 T2,
+ * T3's floor: at or above it PERT alone responds every RTT (p = 1), so a
+ * queue that stays there belongs to someone else.  Without the floor a
+ * PERT that never fills the buffer (maxq ~ min_maxq = 10 ms) would read
+ * its own T1..T2 queue as the compete region.
+ */
+static inline u32 pert_compete_floor_us(u32 t2_us)
+{
+	return t2_us > U32_MAX / 2 ? U32_MAX : 2 * t2_us;
+}
+
+/*
+ * High-speed wins when both hold (T1 >= the compete threshold): compete
+ * from curq >= max(compete_pct% maxq, @floor_us).
+ */
 static inline enum pert_region pert_classify(u32 curq_us, u32 t1_us,
-					     u32 maxq_us, u32 compete_pct)
+					     u32 maxq_us, u32 compete_pct,
+					     u32 floor_us)
 {
 	if (curq_us <= t1_us)
 		return PERT_REGION_HIGH_SPEED;
-	if ((u64)curq_us * PERT_PCT >= (u64)maxq_us * compete_pct)
+	if ((u64)curq_us * PERT_PCT >= (u64)maxq_us * compete_pct &&
+	    curq_us >= floor_us)
 		return PERT_REGION_COMPETE;
 	return PERT_REGION_SAFE;
 }
@@ -686,6 +753,11 @@ struct pert_phase {
 				 * or since the last alpha update
 				 */
 	u32 last_update_us;	/* us timestamp of the last alpha update */
+	u32 squeeze_cwnd;	/* cwnd before the first early response since
+				 * the queue was last empty (a high-speed
+				 * update); 0: none.  Restored through
+				 * ssthresh when the compete phase begins.
+				 */
 	u8 region;		/* enum pert_region of the last ACK */
 	u8 compete;		/* 1: in the compete phase */
 	u8 streak;		/* updates in a row towards entering (compete
@@ -701,6 +773,7 @@ static inline void pert_phase_reset(struct pert_phase *ph, u32 now_us)
 	ph->region = PERT_REGION_NONE;
 	ph->compete = 0;
 	ph->streak = 0;
+	ph->squeeze_cwnd = 0;
 }
 
 /*
@@ -770,6 +843,8 @@ static inline bool pert_phase_track(struct pert_phase *ph,
 
 	if (rule == PERT_RULE_NONE)
 		return false;
+	if (rule == PERT_RULE_HIGH_SPEED)
+		ph->squeeze_cwnd = 0;
 	if (!ph->compete) {
 		ph->streak = rule == PERT_RULE_COMPETE ?
 			     ph->streak + (ph->streak < PERT_STREAK_MAX) : 0;
@@ -787,6 +862,73 @@ static inline bool pert_phase_track(struct pert_phase *ph,
 		}
 	}
 	return ph->compete != was;
+}
+
+/*
+ * pert_phase_note_response() - an early response taken at @cwnd outside
+ * the compete phase: remember the window before the first one since the
+ * queue was last empty.  If these responses end in the compete phase they
+ * were answers to someone else's queue (p = 1 every RTT squeezes PERT to
+ * cwnd 2 before the phase can be detected): pert_phase_entry_ssthresh()
+ * gives that window back.
+ */
+static inline void pert_phase_note_response(struct pert_phase *ph, u32 cwnd)
+{
+	if (!ph->compete && !ph->squeeze_cwnd)
+		ph->squeeze_cwnd = cwnd;
+}
+
+/*
+ * pert_phase_entry_ssthresh() - on entering the compete phase: the
+ * ssthresh that lets slow start regrow the window the squeeze took away,
+ * max(@ssthresh, squeeze_cwnd).  Consumes the record.
+ */
+static inline u32 pert_phase_entry_ssthresh(struct pert_phase *ph,
+					    u32 ssthresh)
+{
+	u32 w = ph->squeeze_cwnd;
+
+	ph->squeeze_cwnd = 0;
+	return w > ssthresh ? w : ssthresh;
+}
+
+/*
+ * pert_decrease_beta() - the decrease of a response (early or loss), 1/1024.
+ * Outside the compete phase curq / (curq + max(maxq, min_rtt)) clamped to
+ * [beta_min, beta_max]; in the phase the fixed @compete_beta (docs/pert.md,
+ * "The compete phase").
+ */
+static inline u32 pert_decrease_beta(u32 curq_us, u32 maxq_us, u32 min_us,
+				     bool compete,
+				     const struct pert_params *p)
+{
+	if (compete)
+		return p->compete_beta;
+	return pert_beta(curq_us, pert_beta_ref_us(maxq_us, min_us),
+			 p->beta_min, p->beta_max);
+}
+
+/*
+ * pert_ss_exit_step() - delay-based exit from slow start, one RTT sample.
+ * Slow start doubles the window per round: once the pipe is full the queue
+ * grows by a BDP per RTT, so PERT's 0.99-EWMA srtt (and T1) would see it
+ * only after a 1-BDP buffer has overflowed.  The exit reads the raw
+ * samples: @above counts samples in a row with rtt >= min_rtt +
+ * @thresh_us (the minimum of the last PERT_SS_EXIT_SAMPLES samples above
+ * it: a delayed ACK or a burst does not exit); true when it reaches
+ * PERT_SS_EXIT_SAMPLES.  @thresh_us 0 or no min_rtt: never.
+ */
+static inline bool pert_ss_exit_step(u8 *above, u32 rtt_us, u32 min_us,
+				     u32 thresh_us)
+{
+	if (!thresh_us || min_us == PERT_WIN_MIN_EMPTY ||
+	    (u64)rtt_us < (u64)min_us + thresh_us) {
+		*above = 0;
+		return false;
+	}
+	if (*above < PERT_SS_EXIT_SAMPLES)
+		(*above)++;
+	return *above >= PERT_SS_EXIT_SAMPLES;
 }
 
 /*

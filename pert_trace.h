@@ -22,6 +22,12 @@
 #define PERT_TR_EARLY		0	/* early response taken */
 #define PERT_TR_PASSED		1	/* signal let pass (compete budget) */
 #define PERT_TR_LOSS		2	/* loss response (ssthresh) */
+#define PERT_TR_SS_EXIT		3	/* slow-start exit: curq_us is the RTT
+					 * sample, next the new ssthresh
+					 */
+#define PERT_TR_COMPETE		4	/* compete phase entered: next is the
+					 * ssthresh that regrows the window
+					 */
 
 TRACE_EVENT(pert_response,
 	TP_PROTO(const struct sock *sk, u32 kind, u32 cwnd, u32 next,

@@ -117,6 +117,7 @@ struct pert {
 	u8	responded:1,	/* resp_seq and resp_us are valid */
 		degraded:1,	/* no loss-interval memory: base PERT */
 		unused:6;
+	u8	ss_above;	/* slow-start exit: samples in a row above */
 };
 
 /*
@@ -172,6 +173,12 @@ PERT_PARAM(compete_enter, 2, 1, 100, "updates",
 PERT_PARAM(compete_exit, 3, 1, 100, "updates",
 	   "other alpha updates in a row that leave the compete phase",
 	   PERT_PARAM_COMPETE_EXIT);
+PERT_PARAM(ss_exit_us, 2000, 0, 100000, "us",
+	   "leave slow start when 8 RTT samples in a row exceed min_rtt by this (0: Reno's slow start)",
+	   PERT_PARAM_SS_EXIT_US);
+PERT_PARAM(compete_beta, 358, 16, 512, "1/1024",
+	   "decrease of every response in the compete phase",
+	   PERT_PARAM_COMPETE_BETA);
 
 /* pert_math.h's bounds and defaults (unit-tested there) are the above. */
 static_assert(PERT_DEF_T1_US == 5000 && PERT_T1_US_MIN == 100 &&
@@ -196,6 +203,9 @@ static_assert(PERT_DEF_MIN_RTT_WIN_MS == 20000 &&
 static_assert(PERT_DEF_COMPETE_PHASE == 1 && PERT_COMPETE_PHASE_MAX == 1);
 static_assert(PERT_DEF_COMPETE_ENTER == 2 && PERT_DEF_COMPETE_EXIT == 3 &&
 	      PERT_COMPETE_UPDATES_MIN == 1 && PERT_COMPETE_UPDATES_MAX == 100);
+static_assert(PERT_DEF_SS_EXIT_US == 2000 && PERT_SS_EXIT_US_MAX == 100000);
+static_assert(PERT_DEF_COMPETE_BETA == 358 && PERT_COMPETE_BETA_MIN == 16 &&
+	      PERT_COMPETE_BETA_MAX == 512);
 
 static void pert_params_load(struct pert_params *p)
 {
@@ -214,6 +224,8 @@ static void pert_params_load(struct pert_params *p)
 	p->compete_phase = READ_ONCE(pert_compete_phase.val);
 	p->compete_enter = READ_ONCE(pert_compete_enter.val);
 	p->compete_exit = READ_ONCE(pert_compete_exit.val);
+	p->ss_exit_us = READ_ONCE(pert_ss_exit_us.val);
+	p->compete_beta = READ_ONCE(pert_compete_beta.val);
 }
 
 static bool pert_param_check(const struct cc_param *p, unsigned int v,
@@ -253,6 +265,7 @@ static void pert_init(struct sock *sk)
 	ca->responses = 0;
 	ca->loss_cwnd = 0;
 	ca->responded = 0;
+	ca->ss_above = 0;
 
 	/* Like tcp_cdg: no sleeping, no warning; base PERT without it. */
 	ca->hist = kzalloc(sizeof(*ca->hist), GFP_NOWAIT | __GFP_NOWARN);
@@ -312,6 +325,47 @@ static void pert_update_signal(struct pert *ca, s32 rtt_us, u32 now,
 				      pert_pmax_prob(p->pmax_permille));
 }
 
+/*
+ * Entering the compete phase: the early responses that squeezed PERT were
+ * answers to a competitor's queue; slow start (loss-based from here on)
+ * regrows the window they took (pert_phase_entry_ssthresh()).
+ */
+static void pert_enter_compete(struct sock *sk, struct pert *ca)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 cwnd = tcp_snd_cwnd(tp);
+
+	tp->snd_ssthresh = pert_phase_entry_ssthresh(&ca->phase,
+						     tp->snd_ssthresh);
+	trace_pert_response(sk, PERT_TR_COMPETE, cwnd, tp->snd_ssthresh,
+			    ca->curq_us, ca->maxq_us, ca->prob);
+}
+
+/*
+ * Slow start ends when the raw RTT samples show a queue of ss_exit_us
+ * (pert_ss_exit_step()); ssthresh = cwnd, congestion avoidance and PERT's
+ * early response take over.  Not in the compete phase: there the queue is
+ * someone else's and slow start is loss-based.
+ */
+static void pert_check_ss_exit(struct sock *sk, struct pert *ca, s32 rtt_us,
+			       const struct pert_params *p)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (!tcp_in_slow_start(tp) || ca->phase.compete || rtt_us < 0) {
+		ca->ss_above = 0;
+		return;
+	}
+	if (!pert_ss_exit_step(&ca->ss_above, rtt_us, pert_win_min(&ca->rtt),
+			       p->ss_exit_us))
+		return;
+	ca->ss_above = 0;
+	tp->snd_ssthresh = max(tcp_snd_cwnd(tp), PERT_MIN_CWND);
+	trace_pert_response(sk, PERT_TR_SS_EXIT, tcp_snd_cwnd(tp),
+			    tp->snd_ssthresh, (u32)rtt_us, ca->maxq_us,
+			    ca->prob);
+}
+
 /* The phase machine: region of this ACK, and alpha when an update is due. */
 static void pert_update_alpha(struct sock *sk, struct pert *ca, u32 acked,
 			      u32 now, const struct pert_params *p)
@@ -321,7 +375,7 @@ static void pert_update_alpha(struct sock *sk, struct pert *ca, u32 acked,
 	u32 target = PERT_TARGET_NONE;
 
 	region = pert_classify(ca->curq_us, p->t1_us, ca->maxq_us,
-			       p->compete_pct);
+			       p->compete_pct, pert_compete_floor_us(p->t2_us));
 	if (!ca->hist) {
 		ca->phase.region = region;	/* shown by get_info only */
 		return;
@@ -332,11 +386,13 @@ static void pert_update_alpha(struct sock *sk, struct pert *ca, u32 acked,
 			       p->phase_srtts);
 	if (rule == PERT_RULE_NONE)
 		return;
-	if (p->compete_phase)
-		pert_phase_track(&ca->phase, rule, p->compete_enter,
-				 p->compete_exit);
-	else
+	if (p->compete_phase) {
+		if (pert_phase_track(&ca->phase, rule, p->compete_enter,
+				     p->compete_exit) && ca->phase.compete)
+			pert_enter_compete(sk, ca);
+	} else {
 		ca->phase.compete = 0;
+	}
 	if (rule == PERT_RULE_COMPETE)
 		target = pert_compete_target(ca->curq_us, ca->maxq_us,
 					     p->compete_pct,
@@ -363,6 +419,7 @@ static void pert_pkts_acked(struct sock *sk, const struct ack_sample *sample)
 	}
 	/* rtt_us < 0: no valid sample on this ACK (Karn, no timestamps) */
 	pert_update_signal(ca, sample->rtt_us, now, &p);
+	pert_check_ss_exit(sk, ca, sample->rtt_us, &p);
 	if (ca->srtt_scaled)
 		pert_update_alpha(sk, ca, sample->pkts_acked, now, &p);
 }
@@ -389,6 +446,7 @@ static void pert_check_early_response(struct sock *sk, struct pert *ca)
 		return;
 
 	pert_mark_response(tp, ca);
+	pert_phase_note_response(&ca->phase, cwnd);
 	if (ca->hist) {
 		pert_li_event(&ca->hist->early);
 		if (ca->phase.compete &&
@@ -402,9 +460,9 @@ static void pert_check_early_response(struct sock *sk, struct pert *ca)
 	}
 
 	pert_params_load(&p);
-	next = pert_cwnd_after_decrease(cwnd,
-					pert_beta(ca->curq_us, ca->maxq_us,
-						  p.beta_min, p.beta_max));
+	next = pert_cwnd_after_decrease(cwnd, pert_decrease_beta(ca->curq_us,
+				ca->maxq_us, pert_win_min(&ca->rtt),
+				ca->phase.compete, &p));
 	tcp_snd_cwnd_set(tp, next);
 	tp->snd_ssthresh = next;
 	ca->ai_acc = 0;
@@ -449,9 +507,9 @@ static u32 pert_ssthresh(struct sock *sk)
 	if (ca->hist)
 		pert_li_event(&ca->hist->loss);
 	pert_mark_response(tp, ca);
-	next = pert_cwnd_after_decrease(cwnd,
-					pert_beta(ca->curq_us, ca->maxq_us,
-						  p.beta_min, p.beta_max));
+	next = pert_cwnd_after_decrease(cwnd, pert_decrease_beta(ca->curq_us,
+				ca->maxq_us, pert_win_min(&ca->rtt),
+				ca->phase.compete, &p));
 	trace_pert_response(sk, PERT_TR_LOSS, cwnd, next, ca->curq_us,
 			    ca->maxq_us, ca->prob);
 	return next;
@@ -492,21 +550,25 @@ static size_t pert_get_info(struct sock *sk, u32 ext, int *attr,
 			    union tcp_cc_info *info)
 {
 	const struct pert *ca = inet_csk_ca(sk);
+	struct pert_params p;
 
 	if (cc_info_sockopt(ext)) {
 		u32 curq = READ_ONCE(ca->curq_us);
-		struct pert_cc_info pi = {
+		struct pert_cc_info pi;
+
+		pert_params_load(&p);
+		pi = (struct pert_cc_info){
 			.responses = READ_ONCE(ca->responses),
 			.curq_us = curq,
 			.prob_ppm = div_u64((u64)READ_ONCE(ca->prob) * 1000000,
 					    PERT_PROB_ONE),
 			.alpha_milli = cc_info_milli16(READ_ONCE(ca->alpha),
 						       PERT_ALPHA_SHIFT),
-			.beta_milli = cc_info_milli16(pert_beta(curq,
+			.beta_milli = cc_info_milli16(pert_decrease_beta(curq,
 						READ_ONCE(ca->maxq_us),
-						READ_ONCE(pert_beta_min.val),
-						READ_ONCE(pert_beta_max.val)),
-						      PERT_BETA_SHIFT),
+						pert_win_min(&ca->rtt),
+						READ_ONCE(ca->phase.compete),
+						&p), PERT_BETA_SHIFT),
 			.region = READ_ONCE(ca->phase.region),
 			.compete = READ_ONCE(ca->phase.compete),
 			.degraded = ca->degraded,

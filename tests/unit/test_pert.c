@@ -132,6 +132,25 @@ static void test_params(void)
 	pert_param_store(&p, PERT_PARAM_COMPETE_ENTER, 7);
 	tap_eq(pert_param_get(&p, PERT_PARAM_COMPETE_ENTER), 7,
 	       "params: compete_enter store/get round trip");
+	pert_params_default(&p);
+	tap_ok(p.ss_exit_us == 2000 && p.compete_beta == 358,
+	       "params: ss_exit_us 2 ms, compete_beta 0.35 by default");
+	p.ss_exit_us = 0;
+	tap_ok(pert_params_valid(&p), "params: ss_exit_us 0 (off) valid");
+	p.ss_exit_us = PERT_SS_EXIT_US_MAX + 1;
+	tap_ok(!pert_params_valid(&p), "params: ss_exit_us above 100 ms refused");
+	pert_params_default(&p);
+	p.compete_beta = 15;
+	tap_ok(!pert_params_valid(&p), "params: compete_beta 15 refused");
+	p.compete_beta = 513;
+	tap_ok(!pert_params_valid(&p), "params: compete_beta 513 refused");
+	pert_param_bounds(PERT_PARAM_COMPETE_BETA, &p, &lo, &hi);
+	tap_ok(lo == 16 && hi == 512, "params: compete_beta in [16, 512]");
+	pert_param_store(&p, PERT_PARAM_SS_EXIT_US, 4000);
+	pert_param_store(&p, PERT_PARAM_COMPETE_BETA, 300);
+	tap_ok(pert_param_get(&p, PERT_PARAM_SS_EXIT_US) == 4000 &&
+	       pert_param_get(&p, PERT_PARAM_COMPETE_BETA) == 300,
+	       "params: ss_exit_us, compete_beta store/get round trip");
 
 	/* 0.05 * 65536 = 3276.8 -> 3277; 1000 per mille is exactly 1 */
 	tap_eq(pert_pmax_prob(50), 3277, "params: pmax 50/1000 = 3277/65536");
@@ -591,20 +610,140 @@ static void test_window_hold(void)
 
 static void test_classify(void)
 {
-	tap_eq(pert_classify(0, 5000, 100000, 50), PERT_REGION_HIGH_SPEED,
+	tap_eq(pert_classify(0, 5000, 100000, 50, 0), PERT_REGION_HIGH_SPEED,
 	       "region: empty queue -> high speed");
-	tap_eq(pert_classify(5000, 5000, 100000, 50), PERT_REGION_HIGH_SPEED,
+	tap_eq(pert_classify(5000, 5000, 100000, 50, 0), PERT_REGION_HIGH_SPEED,
 	       "region: curq = T1 -> high speed");
-	tap_eq(pert_classify(5001, 5000, 100000, 50), PERT_REGION_SAFE,
+	tap_eq(pert_classify(5001, 5000, 100000, 50, 0), PERT_REGION_SAFE,
 	       "region: just above T1 -> safe");
-	tap_eq(pert_classify(49999, 5000, 100000, 50), PERT_REGION_SAFE,
+	tap_eq(pert_classify(49999, 5000, 100000, 50, 0), PERT_REGION_SAFE,
 	       "region: just below maxq/2 -> safe");
-	tap_eq(pert_classify(50000, 5000, 100000, 50), PERT_REGION_COMPETE,
+	tap_eq(pert_classify(50000, 5000, 100000, 50, 0), PERT_REGION_COMPETE,
 	       "region: curq = maxq/2 -> compete");
-	tap_eq(pert_classify(5000, 5000, 10000, 50), PERT_REGION_HIGH_SPEED,
+	tap_eq(pert_classify(5000, 5000, 10000, 50, 0), PERT_REGION_HIGH_SPEED,
 	       "region: T1 = maxq/2 -> high speed wins");
-	tap_eq(pert_classify(5001, 5000, 10000, 50), PERT_REGION_COMPETE,
-	       "region: no safe region when maxq/2 <= T1");
+	tap_eq(pert_classify(5001, 5000, 10000, 50, 0), PERT_REGION_COMPETE,
+	       "region: no safe region when maxq/2 <= T1 (no floor)");
+}
+/* the compete region's floor, 2 T2 (T2 = 10 ms: 20 ms) */
+static void test_classify_floor(void)
+{
+	tap_eq(pert_compete_floor_us(10000), 20000, "floor: 2 T2");
+	tap_eq(pert_compete_floor_us(U32_MAX / 2 + 1), U32_MAX,
+	       "floor: 2 T2 saturates");
+	tap_eq(pert_classify(9000, 5000, 10000, 50, 20000), PERT_REGION_SAFE,
+	       "region: maxq = min_maxq, curq 9 ms below the 20 ms floor -> safe");
+	tap_eq(pert_classify(19999, 5000, 10000, 50, 20000), PERT_REGION_SAFE,
+	       "region: 1 us below the floor -> safe");
+	tap_eq(pert_classify(20000, 5000, 10000, 50, 20000), PERT_REGION_COMPETE,
+	       "region: at the floor (above maxq/2) -> compete");
+	tap_eq(pert_classify(39999, 5000, 80000, 50, 20000), PERT_REGION_SAFE,
+	       "region: above the floor, below maxq/2 -> safe");
+	tap_eq(pert_classify(40000, 5000, 80000, 50, 20000), PERT_REGION_COMPETE,
+	       "region: maxq/2 above the floor -> compete");
+	tap_eq(pert_classify(30000, 40000, 10000, 50, 20000),
+	       PERT_REGION_HIGH_SPEED, "region: high speed still wins over the floor");
+	tap_eq(pert_classify(U32_MAX, 5000, U32_MAX, 60, U32_MAX),
+	       PERT_REGION_COMPETE, "region: extremes, no overflow");
+}
+
+/* ---- start-up and the compete phase's own rules ---------------------- */
+
+static void test_ss_exit(void)
+{
+	u8 above = 0;
+	int i, n = 0;
+
+	/* 8 samples in a row at min + thresh exit, on the 8th */
+	for (i = 0; i < 7; i++)
+		n += pert_ss_exit_step(&above, 42000, 40000, 2000);
+	tap_eq(n, 0, "ss exit: 7 samples above do not exit");
+	tap_eq(pert_ss_exit_step(&above, 42000, 40000, 2000), 1,
+	       "ss exit: the 8th sample in a row at min + thresh exits");
+	tap_eq(above, PERT_SS_EXIT_SAMPLES, "ss exit: counter saturates at 8");
+	tap_eq(pert_ss_exit_step(&above, 90000, 40000, 2000), 1,
+	       "ss exit: stays true while samples stay above");
+	/* one sample below restarts the count: bursts and delayed ACKs */
+	above = 0;
+	for (i = 0; i < 100; i++)
+		n += pert_ss_exit_step(&above, (i % 4) ? 80000 : 41999, 40000,
+				       2000);
+	tap_eq(n, 0, "ss exit: 1 us below the threshold every 4th sample never exits");
+	/* off, unknown min, overflow */
+	above = 0;
+	for (i = 0; i < 20; i++)
+		n += pert_ss_exit_step(&above, U32_MAX, 40000, 0);
+	tap_eq(n, 0, "ss exit: thresh 0 switches it off");
+	for (i = 0; i < 20; i++)
+		n += pert_ss_exit_step(&above, U32_MAX, PERT_WIN_MIN_EMPTY, 2000);
+	tap_eq(n, 0, "ss exit: no min_rtt yet -> never");
+	above = 0;
+	for (i = 0; i < 8; i++)
+		n += pert_ss_exit_step(&above, U32_MAX, U32_MAX - 1, 100000);
+	tap_eq(n, 0, "ss exit: min + thresh above U32_MAX, no wrap");
+	above = 0;
+	for (i = 0; i < 8; i++)
+		n = pert_ss_exit_step(&above, U32_MAX, 1, PERT_SS_EXIT_US_MAX);
+	tap_eq(n, 1, "ss exit: largest sample and threshold exit");
+}
+
+static void test_beta_ref(void)
+{
+	struct pert_params p;
+
+	pert_params_default(&p);
+	tap_eq(pert_beta_ref_us(10000, 40000), 40000,
+	       "beta ref: min_rtt above maxq -> min_rtt");
+	tap_eq(pert_beta_ref_us(85000, 20000), 85000,
+	       "beta ref: maxq above min_rtt -> maxq (the papers' case)");
+	tap_eq(pert_beta_ref_us(10000, PERT_WIN_MIN_EMPTY), 10000,
+	       "beta ref: no min_rtt -> maxq");
+	/* demo path: 40 ms, curq 8 ms, maxq 10 ms: 8/48 = 0.1667 -> 170 */
+	tap_eq(pert_decrease_beta(8000, 10000, 40000, false, &p), 170,
+	       "decrease beta: 8 / (8 + max(10, 40)) = 170/1024");
+	/* papers' case: 8 / (8 + 10) = 455 */
+	tap_eq(pert_decrease_beta(8000, 10000, 5000, false, &p), 455,
+	       "decrease beta: 8 / (8 + 10) = 455/1024 when min_rtt < maxq");
+	tap_eq(pert_decrease_beta(0, 10000, 40000, false, &p), 128,
+	       "decrease beta: empty queue -> beta_min");
+	tap_eq(pert_decrease_beta(8000, 10000, 40000, true, &p), 358,
+	       "decrease beta: compete phase -> compete_beta 0.35");
+	p.compete_beta = 16;
+	tap_eq(pert_decrease_beta(80000, 10000, 40000, true, &p), 16,
+	       "decrease beta: compete_beta whatever the queue");
+}
+
+static void test_squeeze(void)
+{
+	struct pert_phase ph;
+	int i;
+
+	pert_phase_reset(&ph, 0);
+	tap_eq(pert_phase_entry_ssthresh(&ph, 7), 7,
+	       "squeeze: no response -> ssthresh kept");
+	/* responses at 80, 40, 20, ... keep the first window */
+	for (i = 80; i >= 2; i /= 2)
+		pert_phase_note_response(&ph, i);
+	tap_eq(ph.squeeze_cwnd, 80, "squeeze: the window before the first response");
+	/* a safe update does not forget it, a high-speed update does */
+	pert_phase_track(&ph, PERT_RULE_SAFE, 2, 3);
+	tap_eq(ph.squeeze_cwnd, 80, "squeeze: a safe update keeps it");
+	pert_phase_track(&ph, PERT_RULE_HIGH_SPEED, 2, 3);
+	tap_eq(ph.squeeze_cwnd, 0, "squeeze: a high-speed update (queue empty) forgets it");
+	pert_phase_note_response(&ph, 60);
+	pert_phase_note_response(&ph, 30);
+	pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3);
+	tap_eq(pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3), 1,
+	       "squeeze: two compete updates enter the phase");
+	tap_eq(pert_phase_entry_ssthresh(&ph, 3), 60,
+	       "squeeze: entry ssthresh = the window before the squeeze");
+	tap_eq(ph.squeeze_cwnd, 0, "squeeze: consumed at entry");
+	pert_phase_note_response(&ph, 50);
+	tap_eq(ph.squeeze_cwnd, 0, "squeeze: responses in the phase are not recorded");
+	pert_phase_reset(&ph, 0);
+	pert_phase_note_response(&ph, 20);
+	tap_eq(pert_phase_entry_ssthresh(&ph, 100), 100,
+	       "squeeze: never lowers ssthresh");
 }
 
 /*
@@ -1219,6 +1358,10 @@ int main(void)
 	test_window_policy();
 	test_window_hold();
 	test_classify();
+	test_classify_floor();
+	test_ss_exit();
+	test_beta_ref();
+	test_squeeze();
 	test_phase_high_speed();
 	test_phase_compete();
 	test_phase_safe();
