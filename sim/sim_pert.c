@@ -18,6 +18,8 @@
  *   pert_on_ack()               pert_cong_avoid()
  *   pert_ssthresh()             pert_ssthresh()
  *   pert_on_rto()               pert_set_state(TCP_CA_Loss)
+ *   pert_check_ss_exit()        pert_check_ss_exit()
+ *   pert_enter_compete()        pert_enter_compete()
  *
  * The clock is TCP's us clock as a u32 (tcp_mstamp); get_random_u32() is
  * sim_random_u32(), a stream of its own seeded by the scenario's seed.
@@ -45,6 +47,7 @@ struct pert {
 	u32 alpha, ai_acc, prob, curq_us, maxq_us, resp_seq, resp_us,
 	    responses, loss_cwnd;
 	bool responded;
+	u8 ss_above;
 };
 
 static struct pert_params pert_cfg;
@@ -79,6 +82,8 @@ static const struct {
 	{ "compete_phase", PERT_PARAM_COMPETE_PHASE, 0, 1 },
 	{ "compete_enter", PERT_PARAM_COMPETE_ENTER, 1, 100 },
 	{ "compete_exit", PERT_PARAM_COMPETE_EXIT, 1, 100 },
+	{ "ss_exit_us", PERT_PARAM_SS_EXIT_US, 0, 100000 },
+	{ "compete_beta", PERT_PARAM_COMPETE_BETA, 16, 512 },
 };
 
 int pert_param_set(const char *name, unsigned val)
@@ -169,6 +174,27 @@ static void pert_update_signal(struct pert *ca, s32 rtt_us, u32 now,
 				      pert_pmax_prob(p->pmax_permille));
 }
 
+/* pert_enter_compete() */
+static void pert_enter_compete(struct flow *f, struct pert *ca)
+{
+	f->ssthresh = pert_phase_entry_ssthresh(&ca->phase, f->ssthresh);
+}
+
+/* pert_check_ss_exit() */
+static void pert_check_ss_exit(struct flow *f, struct pert *ca, s32 rtt_us,
+			       const struct pert_params *p)
+{
+	if (!(f->cwnd < f->ssthresh) || ca->phase.compete || rtt_us < 0) {
+		ca->ss_above = 0;
+		return;
+	}
+	if (!pert_ss_exit_step(&ca->ss_above, rtt_us, pert_win_min(&ca->rtt),
+			       p->ss_exit_us))
+		return;
+	ca->ss_above = 0;
+	f->ssthresh = f->cwnd > PERT_MIN_CWND ? f->cwnd : PERT_MIN_CWND;
+}
+
 static void pert_update_alpha(struct flow *f, struct pert *ca, u32 acked,
 			      u32 now, const struct pert_params *p)
 {
@@ -177,16 +203,18 @@ static void pert_update_alpha(struct flow *f, struct pert *ca, u32 acked,
 	u32 target = PERT_TARGET_NONE;
 
 	region = pert_classify(ca->curq_us, p->t1_us, ca->maxq_us,
-			       p->compete_pct);
+			       p->compete_pct, pert_compete_floor_us(p->t2_us));
 	rule = pert_phase_step(&ca->phase, region, acked, f->cwnd, now,
 			       pert_srtt(ca), p->phase_srtts);
 	if (rule == PERT_RULE_NONE)
 		return;
-	if (p->compete_phase)
-		pert_phase_track(&ca->phase, rule, p->compete_enter,
-				 p->compete_exit);
-	else
+	if (p->compete_phase) {
+		if (pert_phase_track(&ca->phase, rule, p->compete_enter,
+				     p->compete_exit) && ca->phase.compete)
+			pert_enter_compete(f, ca);
+	} else {
 		ca->phase.compete = 0;
+	}
 	if (rule == PERT_RULE_COMPETE)
 		target = pert_compete_target(ca->curq_us, ca->maxq_us,
 					     p->compete_pct,
@@ -204,9 +232,10 @@ static void pert_pkts_acked(struct flow *f, uint32_t pkts, int64_t rtt_us)
 	pert_li_add(&ca->hist.loss, pkts);
 	pert_li_add(&ca->hist.early, pkts);
 	ca->hist.since_pkts = pert_sat_add(ca->hist.since_pkts, pkts);
-	pert_update_signal(ca, rtt_us < 0 ? -1 :
-			   rtt_us > INT32_MAX ? INT32_MAX : (s32)rtt_us,
-			   now, &pert_cfg);
+	s32 rtt = rtt_us < 0 ? -1 : rtt_us > INT32_MAX ? INT32_MAX : (s32)rtt_us;
+
+	pert_update_signal(ca, rtt, now, &pert_cfg);
+	pert_check_ss_exit(f, ca, rtt, &pert_cfg);
 	if (ca->srtt_scaled)
 		pert_update_alpha(f, ca, pkts, now, &pert_cfg);
 }
@@ -225,6 +254,7 @@ static void pert_check_early_response(struct flow *f, struct pert *ca)
 		return;
 
 	pert_mark_response(f, ca);
+	pert_phase_note_response(&ca->phase, cwnd);
 	pert_li_event(&ca->hist.early);
 	if (ca->phase.compete &&
 	    !pert_compete_budget_ok(ca->hist.since_pkts, ca->alpha,
@@ -232,10 +262,9 @@ static void pert_check_early_response(struct flow *f, struct pert *ca)
 		return;
 	ca->hist.since_pkts = 0;
 
-	next = pert_cwnd_after_decrease(cwnd,
-					pert_beta(ca->curq_us, ca->maxq_us,
-						  pert_cfg.beta_min,
-						  pert_cfg.beta_max));
+	next = pert_cwnd_after_decrease(cwnd, pert_decrease_beta(ca->curq_us,
+				ca->maxq_us, pert_win_min(&ca->rtt),
+				ca->phase.compete, &pert_cfg));
 	f->cwnd = next;
 	f->ssthresh = next;
 	ca->ai_acc = 0;
@@ -270,10 +299,9 @@ static uint32_t pert_ssthresh(struct flow *f)
 	ca->loss_cwnd = f->cwnd;
 	pert_li_event(&ca->hist.loss);
 	pert_mark_response(f, ca);
-	return pert_cwnd_after_decrease(f->cwnd,
-					pert_beta(ca->curq_us, ca->maxq_us,
-						  pert_cfg.beta_min,
-						  pert_cfg.beta_max));
+	return pert_cwnd_after_decrease(f->cwnd, pert_decrease_beta(ca->curq_us,
+				ca->maxq_us, pert_win_min(&ca->rtt),
+				ca->phase.compete, &pert_cfg));
 }
 
 static void pert_state(struct flow *f, int s)
