@@ -18,9 +18,10 @@
 #      two >= 0.88, cubic keeps >= 0.75 of a fair share and together they
 #      fill >= 85% of the link.  A regression guard, not issue 21's target:
 #      the code before the issue-21 compete phase measured 0.46-0.53 over
-#      the 40 s and Jain 0.78-0.83 here (two runs) and fails it; issue 21's
-#      code measured 0.67-0.73 / second half 0.69-0.82 / Jain 0.91-0.94 in
-#      three runs on this 4-BDP buffer (docs/pert.md, "timing-30").  The
+#      the 40 s and Jain 0.78-0.83 here (three runs) and fails it; issue
+#      21's code measured 0.67-0.73 / second half 0.69-0.82 / Jain
+#      0.91-0.94 in three runs on this 4-BDP buffer (the runs:
+#      docs/pert.md, "Issue 21: start-up and competing with cubic").  The
 #      second-half floor catches a late collapse; the first two separate
 #      the old code from the new.  The issue's 0.8-1.25 is the 1-BDP
 #      pert-vs-cubic benchmark's (docs/pert.md, *Measurements*);
