@@ -600,6 +600,71 @@ static inline u32 pert_response_prob(u32 curq_us, u32 t1_us, u32 t2_us,
 }
 
 /*
+ * struct pert_signal - PERT's congestion signal of one connection: the
+ * smoothed RTT, the windowed min/max RTT and what follows from them.
+ */
+struct pert_signal {
+	u64 srtt_scaled;		/* PERT srtt, us << PERT_SRTT_SHIFT;
+					 * 0: no sample yet
+					 */
+	struct pert_rtt_win rtt;	/* windowed min/max RTT, us */
+	u32 prob;			/* early-response probability, 1/65536 */
+	u32 curq_us;			/* queueing delay srtt - min_rtt, us */
+	u32 maxq_us;			/* max(min_maxq, max_srtt - min_rtt), us */
+};
+
+/* Forget everything (connection start): the next sample re-learns. */
+static inline void pert_signal_reset(struct pert_signal *s, u32 now_us)
+{
+	s->srtt_scaled = 0;
+	pert_win_reset(&s->rtt, now_us);
+	s->prob = 0;
+	s->curq_us = 0;
+	s->maxq_us = 0;
+}
+
+/* PERT's srtt, us (0 before the first sample). */
+static inline u32 pert_signal_srtt(const struct pert_signal *s)
+{
+	return pert_srtt_us(s->srtt_scaled);
+}
+
+/*
+ * pert_signal_update() - an RTT sample @rtt_us (< 0: none, only recompute)
+ * at @now_us: srtt, min/max RTT, then curq, maxq and the response
+ * probability.  The min window takes the raw samples, the max window
+ * PERT's srtt (a raw sample may carry a delayed ACK: tens of ms at a small
+ * window).  @hold_min (the compete phase) keeps min_rtt: a loss-based
+ * competitor's standing queue never drains, so no sample then shows the
+ * path's delay.  The module and the engine (sim/sim_pert.c) both call it.
+ */
+static inline void pert_signal_update(struct pert_signal *s, s32 rtt_us,
+				      u32 now_us, bool hold_min,
+				      const struct pert_params *p)
+{
+	u32 min_us, max_us, t3;
+
+	if (rtt_us >= 0) {
+		s->srtt_scaled = pert_srtt_update(s->srtt_scaled, rtt_us);
+		pert_win_update_min(&s->rtt, rtt_us, now_us,
+				    p->min_rtt_win_ms * PERT_USEC_PER_MSEC,
+				    hold_min);
+		pert_win_update_max(&s->rtt, pert_signal_srtt(s), now_us,
+				    p->max_rtt_win_ms * PERT_USEC_PER_MSEC);
+	}
+	if (!s->srtt_scaled)
+		return;
+
+	min_us = pert_win_min(&s->rtt);
+	max_us = pert_win_max(&s->rtt);
+	t3 = pert_t3_us(p->t2_us, min_us, max_us, p->t3_pct);
+	s->curq_us = pert_curq_us(pert_signal_srtt(s), min_us);
+	s->maxq_us = pert_maxq_us(min_us, max_us, p->min_maxq_us);
+	s->prob = pert_response_prob(s->curq_us, p->t1_us, p->t2_us, t3,
+				     pert_pmax_prob(p->pmax_permille));
+}
+
+/*
  * pert_decide() - Bernoulli draw: true with probability @prob / 65536 for
  * a uniformly random @rnd.  prob 0 never, PERT_PROB_ONE always.
  */

@@ -101,15 +101,11 @@ struct pert_history {
 };
 
 struct pert {
-	u64	srtt_scaled;	/* PERT srtt, us << PERT_SRTT_SHIFT; 0: none */
+	struct pert_signal sig;	/* srtt, min/max RTT, curq, maxq, prob */
 	struct pert_history *hist;	/* loss intervals; NULL: base PERT */
-	struct pert_rtt_win rtt;	/* windowed min/max RTT, us */
 	struct pert_phase phase;	/* region, ACK count, alpha cadence */
 	u32	alpha;		/* increase per RTT, 1/1024 packet */
 	u32	ai_acc;		/* additive-increase remainder, 1/1024 pkt */
-	u32	prob;		/* early-response probability, 1/65536 */
-	u32	curq_us;	/* queueing delay srtt - min_rtt, us */
-	u32	maxq_us;	/* max(min_maxq, max_srtt - min_rtt), us */
 	u32	resp_seq;	/* snd_nxt at the last response */
 	u32	resp_us;	/* time of the last response, us */
 	u32	responses;	/* early responses so far */
@@ -242,24 +238,15 @@ static u32 pert_now_us(const struct tcp_sock *tp)
 	return (u32)tp->tcp_mstamp;
 }
 
-static u32 pert_srtt(const struct pert *ca)
-{
-	return pert_srtt_us(ca->srtt_scaled);
-}
-
 static void pert_init(struct sock *sk)
 {
 	struct pert *ca = inet_csk_ca(sk);
 	u32 now = pert_now_us(tcp_sk(sk));
 
-	ca->srtt_scaled = 0;
-	pert_win_reset(&ca->rtt, now);
+	pert_signal_reset(&ca->sig, now);
 	pert_phase_reset(&ca->phase, now);
 	ca->alpha = PERT_ALPHA_ONE;
 	ca->ai_acc = 0;
-	ca->prob = 0;
-	ca->curq_us = 0;
-	ca->maxq_us = 0;
 	ca->resp_seq = 0;
 	ca->resp_us = 0;
 	ca->responses = 0;
@@ -294,38 +281,6 @@ static void pert_mark_response(const struct tcp_sock *tp, struct pert *ca)
 }
 
 /*
- * srtt, min/max RTT, then curq, maxq and the response probability.  The
- * min window takes the raw samples, the max window PERT's srtt (a raw
- * sample may carry a delayed ACK: tens of ms at a small window).  In the
- * compete phase min_rtt is held: a loss-based competitor's standing queue
- * never drains, so no sample then shows the path's delay.
- */
-static void pert_update_signal(struct pert *ca, s32 rtt_us, u32 now,
-			       const struct pert_params *p)
-{
-	u32 min_us, max_us, t3;
-
-	if (rtt_us >= 0) {
-		ca->srtt_scaled = pert_srtt_update(ca->srtt_scaled, rtt_us);
-		pert_win_update_min(&ca->rtt, rtt_us, now,
-				    p->min_rtt_win_ms * PERT_USEC_PER_MSEC,
-				    ca->phase.compete);
-		pert_win_update_max(&ca->rtt, pert_srtt(ca), now,
-				    p->max_rtt_win_ms * PERT_USEC_PER_MSEC);
-	}
-	if (!ca->srtt_scaled)
-		return;
-
-	min_us = pert_win_min(&ca->rtt);
-	max_us = pert_win_max(&ca->rtt);
-	t3 = pert_t3_us(p->t2_us, min_us, max_us, p->t3_pct);
-	ca->curq_us = pert_curq_us(pert_srtt(ca), min_us);
-	ca->maxq_us = pert_maxq_us(min_us, max_us, p->min_maxq_us);
-	ca->prob = pert_response_prob(ca->curq_us, p->t1_us, p->t2_us, t3,
-				      pert_pmax_prob(p->pmax_permille));
-}
-
-/*
  * Entering the compete phase: the early responses that squeezed PERT were
  * answers to a competitor's queue; slow start (loss-based from here on)
  * regrows the window they took (pert_phase_entry_ssthresh()).
@@ -338,7 +293,7 @@ static void pert_enter_compete(struct sock *sk, struct pert *ca)
 	tp->snd_ssthresh = pert_phase_entry_ssthresh(&ca->phase,
 						     tp->snd_ssthresh);
 	trace_pert_response(sk, PERT_TR_COMPETE, cwnd, tp->snd_ssthresh,
-			    ca->curq_us, ca->maxq_us, ca->prob);
+			    ca->sig.curq_us, ca->sig.maxq_us, ca->sig.prob);
 }
 
 /*
@@ -356,14 +311,14 @@ static void pert_check_ss_exit(struct sock *sk, struct pert *ca, s32 rtt_us,
 		ca->ss_above = 0;
 		return;
 	}
-	if (!pert_ss_exit_step(&ca->ss_above, rtt_us, pert_win_min(&ca->rtt),
+	if (!pert_ss_exit_step(&ca->ss_above, rtt_us, pert_win_min(&ca->sig.rtt),
 			       p->ss_exit_us))
 		return;
 	ca->ss_above = 0;
 	tp->snd_ssthresh = max(tcp_snd_cwnd(tp), PERT_MIN_CWND);
 	trace_pert_response(sk, PERT_TR_SS_EXIT, tcp_snd_cwnd(tp),
-			    tp->snd_ssthresh, (u32)rtt_us, ca->maxq_us,
-			    ca->prob);
+			    tp->snd_ssthresh, (u32)rtt_us, ca->sig.maxq_us,
+			    ca->sig.prob);
 }
 
 /* The phase machine: region of this ACK, and alpha when an update is due. */
@@ -374,7 +329,7 @@ static void pert_update_alpha(struct sock *sk, struct pert *ca, u32 acked,
 	enum pert_alpha_rule rule;
 	u32 target = PERT_TARGET_NONE;
 
-	region = pert_classify(ca->curq_us, p->t1_us, ca->maxq_us,
+	region = pert_classify(ca->sig.curq_us, p->t1_us, ca->sig.maxq_us,
 			       p->compete_pct, pert_compete_floor_us(p->t2_us));
 	if (!ca->hist) {
 		ca->phase.region = region;	/* shown by get_info only */
@@ -382,8 +337,8 @@ static void pert_update_alpha(struct sock *sk, struct pert *ca, u32 acked,
 	}
 
 	rule = pert_phase_step(&ca->phase, region, acked,
-			       tcp_snd_cwnd(tcp_sk(sk)), now, pert_srtt(ca),
-			       p->phase_srtts);
+			       tcp_snd_cwnd(tcp_sk(sk)), now,
+			       pert_signal_srtt(&ca->sig), p->phase_srtts);
 	if (rule == PERT_RULE_NONE)
 		return;
 	if (p->compete_phase) {
@@ -394,14 +349,14 @@ static void pert_update_alpha(struct sock *sk, struct pert *ca, u32 acked,
 		ca->phase.compete = 0;
 	}
 	if (rule == PERT_RULE_COMPETE)
-		target = pert_compete_target(ca->curq_us, ca->maxq_us,
+		target = pert_compete_target(ca->sig.curq_us, ca->sig.maxq_us,
 					     p->compete_pct,
 					     pert_li_ratio(&ca->hist->early,
 							   &ca->hist->loss),
 					     p->alpha_max);
 	ca->alpha = pert_alpha_apply(ca->alpha, rule, target, p->alpha_max);
-	trace_pert_alpha(sk, rule, ca->alpha, ca->phase.compete, ca->curq_us,
-			 ca->maxq_us);
+	trace_pert_alpha(sk, rule, ca->alpha, ca->phase.compete, ca->sig.curq_us,
+			 ca->sig.maxq_us);
 }
 
 static void pert_pkts_acked(struct sock *sk, const struct ack_sample *sample)
@@ -418,9 +373,10 @@ static void pert_pkts_acked(struct sock *sk, const struct ack_sample *sample)
 						    sample->pkts_acked);
 	}
 	/* rtt_us < 0: no valid sample on this ACK (Karn, no timestamps) */
-	pert_update_signal(ca, sample->rtt_us, now, &p);
+	pert_signal_update(&ca->sig, sample->rtt_us, now, ca->phase.compete,
+			   &p);
 	pert_check_ss_exit(sk, ca, sample->rtt_us, &p);
-	if (ca->srtt_scaled)
+	if (ca->sig.srtt_scaled)
 		pert_update_alpha(sk, ca, sample->pkts_acked, now, &p);
 }
 
@@ -437,12 +393,12 @@ static void pert_check_early_response(struct sock *sk, struct pert *ca)
 	struct pert_params p;
 	u32 next;
 
-	if (!ca->prob || cwnd <= PERT_MIN_CWND)
+	if (!ca->sig.prob || cwnd <= PERT_MIN_CWND)
 		return;
 	if (!pert_may_respond(ca->responded, tp->snd_una, ca->resp_seq,
-			      pert_now_us(tp), ca->resp_us, pert_srtt(ca)))
+			      pert_now_us(tp), ca->resp_us, pert_signal_srtt(&ca->sig)))
 		return;
-	if (!pert_decide(ca->prob, get_random_u32()))
+	if (!pert_decide(ca->sig.prob, get_random_u32()))
 		return;
 
 	pert_mark_response(tp, ca);
@@ -453,22 +409,22 @@ static void pert_check_early_response(struct sock *sk, struct pert *ca)
 		    !pert_compete_budget_ok(ca->hist->since_pkts, ca->alpha,
 					    &ca->hist->loss)) {
 			trace_pert_response(sk, PERT_TR_PASSED, cwnd, cwnd,
-					    ca->curq_us, ca->maxq_us, ca->prob);
+					    ca->sig.curq_us, ca->sig.maxq_us, ca->sig.prob);
 			return;
 		}
 		ca->hist->since_pkts = 0;
 	}
 
 	pert_params_load(&p);
-	next = pert_cwnd_after_decrease(cwnd, pert_decrease_beta(ca->curq_us,
-				ca->maxq_us, pert_win_min(&ca->rtt),
+	next = pert_cwnd_after_decrease(cwnd, pert_decrease_beta(ca->sig.curq_us,
+				ca->sig.maxq_us, pert_win_min(&ca->sig.rtt),
 				ca->phase.compete, &p));
 	tcp_snd_cwnd_set(tp, next);
 	tp->snd_ssthresh = next;
 	ca->ai_acc = 0;
 	ca->responses++;
-	trace_pert_response(sk, PERT_TR_EARLY, cwnd, next, ca->curq_us,
-			    ca->maxq_us, ca->prob);
+	trace_pert_response(sk, PERT_TR_EARLY, cwnd, next, ca->sig.curq_us,
+			    ca->sig.maxq_us, ca->sig.prob);
 }
 
 static void pert_cong_avoid(struct sock *sk, u32 ack, u32 acked)
@@ -507,11 +463,11 @@ static u32 pert_ssthresh(struct sock *sk)
 	if (ca->hist)
 		pert_li_event(&ca->hist->loss);
 	pert_mark_response(tp, ca);
-	next = pert_cwnd_after_decrease(cwnd, pert_decrease_beta(ca->curq_us,
-				ca->maxq_us, pert_win_min(&ca->rtt),
+	next = pert_cwnd_after_decrease(cwnd, pert_decrease_beta(ca->sig.curq_us,
+				ca->sig.maxq_us, pert_win_min(&ca->sig.rtt),
 				ca->phase.compete, &p));
-	trace_pert_response(sk, PERT_TR_LOSS, cwnd, next, ca->curq_us,
-			    ca->maxq_us, ca->prob);
+	trace_pert_response(sk, PERT_TR_LOSS, cwnd, next, ca->sig.curq_us,
+			    ca->sig.maxq_us, ca->sig.prob);
 	return next;
 }
 
@@ -553,20 +509,20 @@ static size_t pert_get_info(struct sock *sk, u32 ext, int *attr,
 	struct pert_params p;
 
 	if (cc_info_sockopt(ext)) {
-		u32 curq = READ_ONCE(ca->curq_us);
+		u32 curq = READ_ONCE(ca->sig.curq_us);
 		struct pert_cc_info pi;
 
 		pert_params_load(&p);
 		pi = (struct pert_cc_info){
 			.responses = READ_ONCE(ca->responses),
 			.curq_us = curq,
-			.prob_ppm = div_u64((u64)READ_ONCE(ca->prob) * 1000000,
+			.prob_ppm = div_u64((u64)READ_ONCE(ca->sig.prob) * 1000000,
 					    PERT_PROB_ONE),
 			.alpha_milli = cc_info_milli16(READ_ONCE(ca->alpha),
 						       PERT_ALPHA_SHIFT),
 			.beta_milli = cc_info_milli16(pert_decrease_beta(curq,
-						READ_ONCE(ca->maxq_us),
-						pert_win_min(&ca->rtt),
+						READ_ONCE(ca->sig.maxq_us),
+						pert_win_min(&ca->sig.rtt),
 						READ_ONCE(ca->phase.compete),
 						&p), PERT_BETA_SHIFT),
 			.region = READ_ONCE(ca->phase.region),
@@ -584,12 +540,12 @@ static size_t pert_get_info(struct sock *sk, u32 ext, int *attr,
 		const struct tcp_sock *tp = tcp_sk(sk);
 		struct tcp_bbr_info *bi = &info->bbr;
 		u32 cwnd = tcp_snd_cwnd(tp), mss = READ_ONCE(tp->mss_cache);
-		u32 min_rtt = pert_win_min(&ca->rtt);
+		u32 min_rtt = pert_win_min(&ca->sig.rtt);
 		u64 bw;
 
 		if (min_rtt == PERT_WIN_MIN_EMPTY)
 			min_rtt = 0;
-		bw = cc_info_window_rate(cwnd, mss, pert_srtt(ca));
+		bw = cc_info_window_rate(cwnd, mss, pert_signal_srtt(&ca->sig));
 		memset(bi, 0, sizeof(*bi));
 		bi->bbr_bw_lo = (u32)bw;
 		bi->bbr_bw_hi = (u32)(bw >> 32);

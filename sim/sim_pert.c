@@ -9,7 +9,8 @@
  *   pert_init()                 pert_init() (the loss-interval history is
  *                               always there: never base PERT)
  *   pert_mark_response()        pert_mark_response()
- *   pert_update_signal()        pert_update_signal()
+ *   (pert_signal_update(), the srtt and RTT windows, is pert_math.h's:
+ *   one function for both)
  *   pert_update_alpha()         pert_update_alpha()
  *   pert_pkts_acked()           pert_pkts_acked(), every ACK (the engine's
  *                               pkts_acked hook: segments newly cumulatively
@@ -40,12 +41,10 @@ struct pert_history {
 };
 
 struct pert {
-	u64 srtt_scaled;
+	struct pert_signal sig;
 	struct pert_history hist;
-	struct pert_rtt_win rtt;
 	struct pert_phase phase;
-	u32 alpha, ai_acc, prob, curq_us, maxq_us, resp_seq, resp_us,
-	    responses, loss_cwnd;
+	u32 alpha, ai_acc, resp_seq, resp_us, responses, loss_cwnd;
 	bool responded;
 	u8 ss_above;
 };
@@ -115,11 +114,6 @@ static u32 now_us(void)
 	return (u32)(sim_now / 1000);
 }
 
-static u32 pert_srtt(const struct pert *ca)
-{
-	return pert_srtt_us(ca->srtt_scaled);
-}
-
 static void *pert_alloc(void)
 {
 	return calloc(1, sizeof(struct pert));
@@ -132,7 +126,7 @@ static void pert_init(struct flow *f)
 
 	cfg_default();
 	memset(ca, 0, sizeof(*ca));
-	pert_win_reset(&ca->rtt, now);
+	pert_signal_reset(&ca->sig, now);
 	pert_phase_reset(&ca->phase, now);
 	ca->alpha = PERT_ALPHA_ONE;
 	pert_li_reset(&ca->hist.loss);
@@ -149,31 +143,6 @@ static void pert_mark_response(const struct flow *f, struct pert *ca)
 	ca->responded = true;
 }
 
-static void pert_update_signal(struct pert *ca, s32 rtt_us, u32 now,
-			       const struct pert_params *p)
-{
-	u32 min_us, max_us, t3;
-
-	if (rtt_us >= 0) {
-		ca->srtt_scaled = pert_srtt_update(ca->srtt_scaled, rtt_us);
-		pert_win_update_min(&ca->rtt, rtt_us, now,
-				    p->min_rtt_win_ms * PERT_USEC_PER_MSEC,
-				    ca->phase.compete);
-		pert_win_update_max(&ca->rtt, pert_srtt(ca), now,
-				    p->max_rtt_win_ms * PERT_USEC_PER_MSEC);
-	}
-	if (!ca->srtt_scaled)
-		return;
-
-	min_us = pert_win_min(&ca->rtt);
-	max_us = pert_win_max(&ca->rtt);
-	t3 = pert_t3_us(p->t2_us, min_us, max_us, p->t3_pct);
-	ca->curq_us = pert_curq_us(pert_srtt(ca), min_us);
-	ca->maxq_us = pert_maxq_us(min_us, max_us, p->min_maxq_us);
-	ca->prob = pert_response_prob(ca->curq_us, p->t1_us, p->t2_us, t3,
-				      pert_pmax_prob(p->pmax_permille));
-}
-
 /* pert_enter_compete() */
 static void pert_enter_compete(struct flow *f, struct pert *ca)
 {
@@ -188,7 +157,7 @@ static void pert_check_ss_exit(struct flow *f, struct pert *ca, s32 rtt_us,
 		ca->ss_above = 0;
 		return;
 	}
-	if (!pert_ss_exit_step(&ca->ss_above, rtt_us, pert_win_min(&ca->rtt),
+	if (!pert_ss_exit_step(&ca->ss_above, rtt_us, pert_win_min(&ca->sig.rtt),
 			       p->ss_exit_us))
 		return;
 	ca->ss_above = 0;
@@ -202,10 +171,10 @@ static void pert_update_alpha(struct flow *f, struct pert *ca, u32 acked,
 	enum pert_alpha_rule rule;
 	u32 target = PERT_TARGET_NONE;
 
-	region = pert_classify(ca->curq_us, p->t1_us, ca->maxq_us,
+	region = pert_classify(ca->sig.curq_us, p->t1_us, ca->sig.maxq_us,
 			       p->compete_pct, pert_compete_floor_us(p->t2_us));
 	rule = pert_phase_step(&ca->phase, region, acked, f->cwnd, now,
-			       pert_srtt(ca), p->phase_srtts);
+			       pert_signal_srtt(&ca->sig), p->phase_srtts);
 	if (rule == PERT_RULE_NONE)
 		return;
 	if (p->compete_phase) {
@@ -216,7 +185,7 @@ static void pert_update_alpha(struct flow *f, struct pert *ca, u32 acked,
 		ca->phase.compete = 0;
 	}
 	if (rule == PERT_RULE_COMPETE)
-		target = pert_compete_target(ca->curq_us, ca->maxq_us,
+		target = pert_compete_target(ca->sig.curq_us, ca->sig.maxq_us,
 					     p->compete_pct,
 					     pert_li_ratio(&ca->hist.early,
 							   &ca->hist.loss),
@@ -234,9 +203,9 @@ static void pert_pkts_acked(struct flow *f, uint32_t pkts, int64_t rtt_us)
 	ca->hist.since_pkts = pert_sat_add(ca->hist.since_pkts, pkts);
 	s32 rtt = rtt_us < 0 ? -1 : rtt_us > INT32_MAX ? INT32_MAX : (s32)rtt_us;
 
-	pert_update_signal(ca, rtt, now, &pert_cfg);
+	pert_signal_update(&ca->sig, rtt, now, ca->phase.compete, &pert_cfg);
 	pert_check_ss_exit(f, ca, rtt, &pert_cfg);
-	if (ca->srtt_scaled)
+	if (ca->sig.srtt_scaled)
 		pert_update_alpha(f, ca, pkts, now, &pert_cfg);
 }
 
@@ -245,12 +214,12 @@ static void pert_check_early_response(struct flow *f, struct pert *ca)
 	u32 cwnd = f->cwnd;
 	u32 next;
 
-	if (!ca->prob || cwnd <= PERT_MIN_CWND)
+	if (!ca->sig.prob || cwnd <= PERT_MIN_CWND)
 		return;
 	if (!pert_may_respond(ca->responded, f->snd_una, ca->resp_seq,
-			      now_us(), ca->resp_us, pert_srtt(ca)))
+			      now_us(), ca->resp_us, pert_signal_srtt(&ca->sig)))
 		return;
-	if (!pert_decide(ca->prob, sim_random_u32()))
+	if (!pert_decide(ca->sig.prob, sim_random_u32()))
 		return;
 
 	pert_mark_response(f, ca);
@@ -262,8 +231,8 @@ static void pert_check_early_response(struct flow *f, struct pert *ca)
 		return;
 	ca->hist.since_pkts = 0;
 
-	next = pert_cwnd_after_decrease(cwnd, pert_decrease_beta(ca->curq_us,
-				ca->maxq_us, pert_win_min(&ca->rtt),
+	next = pert_cwnd_after_decrease(cwnd, pert_decrease_beta(ca->sig.curq_us,
+				ca->sig.maxq_us, pert_win_min(&ca->sig.rtt),
 				ca->phase.compete, &pert_cfg));
 	f->cwnd = next;
 	f->ssthresh = next;
@@ -299,8 +268,8 @@ static uint32_t pert_ssthresh(struct flow *f)
 	ca->loss_cwnd = f->cwnd;
 	pert_li_event(&ca->hist.loss);
 	pert_mark_response(f, ca);
-	return pert_cwnd_after_decrease(f->cwnd, pert_decrease_beta(ca->curq_us,
-				ca->maxq_us, pert_win_min(&ca->rtt),
+	return pert_cwnd_after_decrease(f->cwnd, pert_decrease_beta(ca->sig.curq_us,
+				ca->sig.maxq_us, pert_win_min(&ca->sig.rtt),
 				ca->phase.compete, &pert_cfg));
 }
 
