@@ -336,16 +336,25 @@ lab_bg() {
 	LAB_BG_PIDS+=($!)
 }
 
+# lab_wait_listen NS PORT [TRIES]: 0 once a TCP socket listens on PORT in
+# NS, 1 (and a log line) after TRIES looks 0.25 s apart (default 40).  A
+# server's start is seconds of guest time in the precise clock (every exec
+# reads the shared root filesystem), so start servers with lab_bg and wait
+# here rather than sleeping.
+lab_wait_listen() {
+	local i
+	for i in $(seq 1 "${3:-40}"); do
+		lab_ns "$1" ss -Htln "sport = :$2" | grep -q . && return 0
+		sleep 0.25
+	done
+	lab_log "nothing listens on port $2 in $1"
+	return 1
+}
+
 # lab_iperf_server NS PORT: an iperf3 server (one test, then exits).
 lab_iperf_server() {
 	lab_bg lab_ns "$1" iperf3 -s -1 -p "$2" >/dev/null 2>&1
-	local i
-	for i in $(seq 1 50); do
-		lab_ns "$1" ss -Htln "sport = :$2" | grep -q . && return 0
-		sleep 0.1
-	done
-	lab_log "iperf3 server on port $2 did not start"
-	return 1
+	lab_wait_listen "$1" "$2"
 }
 
 # lab_iperf NS DST PORT SECONDS CC OUT.json [extra iperf3 args]: one iperf3

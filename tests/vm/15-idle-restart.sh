@@ -30,10 +30,7 @@ lab_dumbbell --rate 50mbit --rtt 10
 snd=${LAB_SND[0]}
 lab_bg ip netns exec "$LAB_RCV" "$PY" "$LAB_TOP/tests/vm/xfer.py" server --port 5801 --count 1 \
 	>"$KT_TMP/server.out"
-for _ in $(seq 1 40); do
-	lab_ns "$LAB_RCV" ss -Htln "sport = :5801" | grep -q . && break
-	sleep 0.5
-done
+lab_wait_listen "$LAB_RCV" 5801 80
 
 before=$(rstat idle_restarts)
 lab_ns "$snd" "$PY" - "$LAB_RCV4" 5801 >"$KT_TMP/client.out" 2>&1 <<'EOF'

@@ -31,11 +31,7 @@ xfer() {
 server() {
 	lab_bg ip netns exec "$1" "$PY" "$LAB_TOP/tests/vm/xfer.py" server --port "$2" \
 		--count "$3" >"$KT_TMP/server.$2"
-	for _ in $(seq 1 40); do
-		lab_ns "$1" ss -Htln "sport = :$2" | grep -q . && return 0
-		sleep 0.25
-	done
-	return 1
+	lab_wait_listen "$1" "$2"
 }
 # wait_detached: hooks_attached 0 within 5 s (1 s linger after the last)
 wait_detached() {
@@ -92,10 +88,7 @@ c, _ = s.accept()
 c.sendall(bytes(2000000))
 c.close()
 s.close()'
-for _ in $(seq 1 40); do
-	lab_ns "$snd" ss -Htln "sport = :5903" | grep -q . && break
-	sleep 0.25
-done
+lab_wait_listen "$snd" 5903
 att0=$(rstat hook_attaches)
 got=$(lab_ns "$LAB_RCV" "$PY" -c 'import socket, sys
 s = socket.create_connection((sys.argv[1], 5903), timeout=60)

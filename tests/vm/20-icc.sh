@@ -58,30 +58,18 @@ run_probe() {
 		--dport "$port" --min-cwnd 20 >"$KT_TMP/$cc.dec"
 }
 
-# jv KEY: a value of the JSON object on stdin that has the highest bw_mbps
-# (cc_info.py prints one per socket: iperf3's data socket, not its control
-# connection); "" when missing.
-jv() {
-	python3 -c '
-import json, sys
-s = [json.loads(l) for l in sys.stdin if l.startswith("{")]
-d = max(s, key=lambda d: d.get("bw_mbps", 0)) if s else {}
-print(d.get(sys.argv[1], ""))' "$1"
-}
-field() { $PY -c "import json,sys; v=json.load(open(sys.argv[1]))[sys.argv[2]]; print('' if v is None else round(v, 3) if isinstance(v, float) else v)" "$1" "$2"; }
-
 run_probe icc 5301 12
 run_probe reno 5302 12
 for cc in icc reno; do
 	kt_diag "$cc: $(head -c 400 "$KT_TMP/$cc.dec")"
 done
 
-n_icc=$(field "$KT_TMP/icc.dec" decreases)
+read -r n_icc ratio_icc max_icc <<<"$(kt_json "$KT_TMP/icc.dec" decreases median_ratio max_cwnd)"
 kt_cmp "icc: window decreases were observed (loss episodes)" "$n_icc" ">=" 2
-kt_cmp "icc: median decrease ssthresh/cwnd is 1-b (0.875)" "$(field "$KT_TMP/icc.dec" median_ratio)" ">=" 0.84
-kt_cmp "icc: median decrease is not deeper than 1-b" "$(field "$KT_TMP/icc.dec" median_ratio)" "<=" 0.9
-kt_cmp "reno control: median decrease is a halving" "$(field "$KT_TMP/reno.dec" median_ratio)" "<=" 0.55
-kt_cmp "icc: window grew well past its decreases (max cwnd, packets)" "$(field "$KT_TMP/icc.dec" max_cwnd)" ">" 40
+kt_cmp "icc: median decrease ssthresh/cwnd is 1-b (0.875)" "$ratio_icc" ">=" 0.84
+kt_cmp "icc: median decrease is not deeper than 1-b" "$ratio_icc" "<=" 0.9
+kt_cmp "reno control: median decrease is a halving" "$(kt_json "$KT_TMP/reno.dec" median_ratio)" "<=" 0.55
+kt_cmp "icc: window grew well past its decreases (max cwnd, packets)" "$max_icc" ">" 40
 
 # ICC's own tracepoints: icc_wmax on each loss (Wmax = cwnd before it,
 # ssthresh = cwnd * (1 - b)), icc_grow as the window grows.
@@ -98,18 +86,20 @@ kt_cmp "tracepoint tcp_icc:icc_grow fires as the window grows" "$n_grow" ">=" 10
 # ss -ti shows what it labels (cc_info.h): bw a rate near the 50 Mbit/s
 # link, mrtt an RTT of the 20 ms path; ICC's own state (Wmax) comes from
 # its TCP_CC_INFO record through scripts/obs/cc_info.py (icc.cc).
-ssf=$($PY "$LAB_TOP/scripts/obs/cc_info.py" --json "$KT_TMP/icc.ss" 2>/dev/null)
+$PY "$LAB_TOP/scripts/obs/cc_info.py" --json "$KT_TMP/icc.ss" >"$KT_TMP/icc.ssf" 2>/dev/null
+read -r ss_bw ss_mrtt <<<"$(kt_json_best "$KT_TMP/icc.ssf" bw_mbps min_rtt_ms)"
+read -r wmax decf <<<"$(kt_json_best "$KT_TMP/icc.cc" wmax_pkts decrease_factor)"
 kt_diag "icc ss: $(grep -o 'bbr:([^)]*)' "$KT_TMP/icc.ss" | head -1); record: $(tr '\n' ' ' <"$KT_TMP/icc.cc")"
 kt_cmp "ss -ti: icc's bw is its sending rate (Mbit/s, 50 Mbit/s link)" \
-	"$(echo "$ssf" | jv bw_mbps)" "<=" 60
+	"$ss_bw" "<=" 60
 kt_cmp "ss -ti: icc's bw is its sending rate (Mbit/s, at least a fifth of the link)" \
-	"$(echo "$ssf" | jv bw_mbps)" ">=" 10
-kt_cmp "ss -ti: icc's mrtt is the path's min RTT (ms, 20 ms path)" "$(echo "$ssf" | jv min_rtt_ms)" ">=" 20
-kt_cmp "ss -ti: icc's mrtt is the path's min RTT (ms, at most 25)" "$(echo "$ssf" | jv min_rtt_ms)" "<=" 25
+	"$ss_bw" ">=" 10
+kt_cmp "ss -ti: icc's mrtt is the path's min RTT (ms, 20 ms path)" "$ss_mrtt" ">=" 20
+kt_cmp "ss -ti: icc's mrtt is the path's min RTT (ms, at most 25)" "$ss_mrtt" "<=" 25
 kt_check_not "ss -ti: no pacing_gain for icc (it does not pace)" grep -q 'pacing_gain:' "$KT_TMP/icc.ss"
-kt_cmp "TCP_CC_INFO (cc_info.py): icc's Wmax in packets" "$(jv wmax_pkts <"$KT_TMP/icc.cc")" ">" 10
+kt_cmp "TCP_CC_INFO (cc_info.py): icc's Wmax in packets" "$wmax" ">" 10
 kt_cmp "TCP_CC_INFO (cc_info.py): the decrease the next loss applies (ICC: 0.875)" \
-	"$(jv decrease_factor <"$KT_TMP/icc.cc")" "==" 0.875
+	"$decf" "==" 0.875
 
 # Below low_window ICC is Reno: with low_window above any window the flow
 # reaches, losses halve the window.
@@ -117,6 +107,6 @@ echo 100000 >"$P/low_window"
 run_probe icc 5303 12
 echo 14 >"$P/low_window"
 kt_diag "icc (low_window=100000): $(head -c 300 "$KT_TMP/icc.dec")"
-kt_cmp "icc below low_window: median decrease is a halving" "$(field "$KT_TMP/icc.dec" median_ratio)" "<=" 0.55
+kt_cmp "icc below low_window: median decrease is a halving" "$(kt_json "$KT_TMP/icc.dec" median_ratio)" "<=" 0.55
 
 kt_done

@@ -429,20 +429,9 @@ kt_cmp "PMTU 1400: every checksum valid" \
 
 # --- flow table: idle eviction, cap, crafted options, unload with flows -----
 # A sink that reads until the client closes.
-lab_bg lab_ns "$LAB_RCV" $PY -c '
-import socket, threading
-def sink(c):
-    while c.recv(65536):
-        pass
-    c.close()
-s = socket.socket(socket.AF_INET6); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("::", 5620)); s.listen(64)
-while True:
-    c, _ = s.accept()
-    threading.Thread(target=sink, args=(c,), daemon=True).start()
-'
-sleep 0.5
 SOCK=$LAB_TOP/tests/vm/cc_socket.py
+lab_bg lab_ns "$LAB_RCV" $PY "$SOCK" --sink 5620
+lab_wait_listen "$LAB_RCV" 5620 || kt_fail "the sink listens on port 5620"
 echo 5620 >"$P/mark_tx_port"
 echo 300 >"$P/idle_ms"
 b_ev=$(kt_modstat tcp_rapid_rx flows_evicted) b_cl=$(kt_modstat tcp_rapid_rx flows_closed)

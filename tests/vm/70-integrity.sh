@@ -54,10 +54,7 @@ PORT=7000
 # ip netns exec execs the server: $! is the server itself
 ip netns exec "$LAB_RCV" $PY "$XF" server --port $PORT >"$KT_TMP/srv.out" 2>&1 &
 LAB_BG_PIDS+=($!)
-for _ in $(seq 1 50); do
-	lab_ns "$LAB_RCV" ss -Htln "sport = :$PORT" | grep -q . && break
-	sleep 0.1
-done
+lab_wait_listen "$LAB_RCV" $PORT
 
 # xfer TAG CC [client args]: one checked transfer; ok when the server got
 # exactly what the client sent, and a second check that its goodput

@@ -2,18 +2,40 @@
 # SPDX-License-Identifier: GPL-2.0
 """Hold a TCP socket with a chosen congestion control, for the VM tests.
 
-cc_socket.py [--cc NAME] [--connect HOST:PORT] [--hold SECONDS] [--ready FILE]
+cc_socket.py [--cc NAME] [--connect HOST:PORT] [--send BYTES] [--hold SECONDS]
+             [--ready FILE]
+cc_socket.py --sink PORT
 
 Creates a socket, selects NAME with setsockopt(TCP_CONGESTION) when given,
 connects when asked, prints what getsockopt(TCP_CONGESTION) reports, writes
 FILE once that is done, then keeps the socket open for SECONDS (so a test can
 look at it with ss or try to unload its module) and closes it.
 Exit status 3 when setsockopt was refused.
+
+--sink PORT: a server on [::]:PORT (IPv4 too) that reads each connection
+until its client closes and then closes it, so that no client socket
+lingers in FIN_WAIT2 holding a module reference; runs until killed.
 """
 import argparse
 import socket
 import sys
+import threading
 import time
+
+
+def sink(port):
+    def drain(c):
+        while c.recv(65536):
+            pass
+        c.close()
+
+    s = socket.socket(socket.AF_INET6)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("::", port))
+    s.listen(64)
+    while True:
+        c, _ = s.accept()
+        threading.Thread(target=drain, args=(c,), daemon=True).start()
 
 
 def main():
@@ -23,7 +45,10 @@ def main():
     ap.add_argument("--hold", type=float, default=0)
     ap.add_argument("--ready")
     ap.add_argument("--send", type=int, default=0, help="bytes to send after connecting")
+    ap.add_argument("--sink", type=int, metavar="PORT")
     a = ap.parse_args()
+    if a.sink:
+        sink(a.sink)
 
     family = socket.AF_INET6 if a.connect and a.connect.startswith("[") else socket.AF_INET
     s = socket.socket(family, socket.SOCK_STREAM)

@@ -57,13 +57,7 @@ rapid_sink() {
 	shift
 	lab_bg ip netns exec "$ns" "$PY" "$RAPID_PROBE" sink "$@" >/dev/null
 	port=$(echo "$*" | sed -E 's/^.*(--port|--trickle) ([0-9]+).*$/\2/')
-	# (every ss costs seconds of virtual time in the precise clock)
-	for i in $(seq 1 40); do
-		sleep 0.5
-		lab_ns "$ns" ss -Htln "sport = :$port" | grep -q . && return 0
-	done
-	kt_diag "sink on port $port did not start"
-	return 1
+	lab_wait_listen "$ns" "$port" 80
 }
 
 # rapid_send NS HOST:PORT SECS OUT.jsonl [rapid_probe.py send options]

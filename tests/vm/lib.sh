@@ -75,6 +75,28 @@ kt_cmp() {
 	fi
 }
 
+# kt_json FILE KEY...: the KEYs of the JSON object in FILE on one line,
+# floats rounded to 3 digits, "-" for a missing or null one (kt_cmp fails
+# it).  kt_json_best FILE KEY...: the same of the line with the highest
+# bw_mbps among FILE's JSON lines (scripts/obs/cc_info.py prints one per
+# socket: iperf3's data socket, not its control connection).  One python
+# start per call, so read every key in one: a start costs seconds of guest
+# time in the precise clock.
+kt_json() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = lambda v: "-" if v is None else round(v, 3) if isinstance(v, float) else v
+print(" ".join(str(f(d.get(k))) for k in sys.argv[2:]))' "$@"
+}
+kt_json_best() {
+	python3 -c '
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+d = max(s, key=lambda d: d.get("bw_mbps", 0)) if s else {}
+print(" ".join(str(d.get(k, "-")) for k in sys.argv[2:]))' "$@"
+}
+
 # kt_modstat MODULE NAME: the counter NAME of a module's read-only "stats"
 # parameter (one "name value" line per counter; all network namespaces).
 kt_modstat() {
