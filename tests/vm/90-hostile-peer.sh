@@ -22,6 +22,7 @@
 # counters show which guard acted.  A second flow running next to the
 # lied-to one never sees its feedback (per-connection state).
 . "$LAB_TOP/tests/vm/lib.sh"
+PY=$KT_PY	# stdlib only (lib.sh)
 . "$LAB_TOP/tests/vm/lib-rapid.sh"
 CR=$LAB_TOP/tests/vm/crafted.py
 PATH_MBIT=10
