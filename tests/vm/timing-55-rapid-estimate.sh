@@ -108,7 +108,7 @@ run() {
 avail() {
 	local cross=0
 	if [ "$1" != 0 ]; then
-		cross=$($PY -c '
+		cross=$("$KT_PY" -c '
 import json, sys
 s = json.load(open(sys.argv[1]))["end"]["sum"]
 pk = s["packets"] - s.get("lost_packets", 0)
@@ -122,10 +122,16 @@ print(round(pk * (1400 + 42) * 8 / s["seconds"] / 1e6, 2))' "$KT_TMP/$2.udp$1.js
 		'BEGIN { printf "%.2f\n", (r - c) * p / f }'
 }
 
-# field TAG PHASE KEY: one value of scripts/rapid/events.py's per-phase summary.
+# field TAG PHASE KEY: one value of scripts/rapid/events.py's per-phase
+# summary ("" when missing).  The phase's keys are read once, by one python
+# start (seconds of guest time each), into TAG.PHASE.kv.
 field() {
-	grep "\"phase\": \"$2\"" "$KT_TMP/$1.phases" |
-		$PY -c 'import json,sys; v = json.load(sys.stdin)[sys.argv[1]]; print("" if v is None else v)' "$3" 2>/dev/null
+	local kv="$KT_TMP/$1.$2.kv"
+	[ -f "$kv" ] || grep "\"phase\": \"$2\"" "$KT_TMP/$1.phases" | "$KT_PY" -c '
+import json, sys
+for k, v in json.load(sys.stdin).items():
+    print(k, "" if v is None else v)' >"$kv" 2>/dev/null
+	awk -v k="$3" '$1 == k { print $2 }' "$kv"
 }
 
 # relerr A B: |A - B| / B
@@ -149,6 +155,7 @@ check() {
 	# 1.5 s to converge, the last 0.5 s of a phase left out
 	$PY "$EV" phases "$KT_TMP/$tag.trace" --skip 1.5 --until $((PHASE * 10 - 5))e-1 \
 		--src "$src" >"$KT_TMP/$tag.phases"
+	rm -f "$KT_TMP/$tag".*.kv
 	for x in 0 30 60; do
 		a=$(avail $x "$tag")
 		med=$(field "$tag" x$x abest_median)
@@ -176,7 +183,7 @@ check() {
 	r0=$(field "$tag" x0 r_avg_median) r60=$(field "$tag" x60 r_avg_median)
 	kt_cmp "$what: median r_avg with 60 Mbit/s cross traffic below 70% of that alone ($r60 vs $r0 Mbit/s)" \
 		"$(awk -v a="$r60" -v b="$r0" 'BEGIN { printf "%.3f\n", (b > 0 ? a / b : 9) }')" "<" 0.7
-	kt_diag "$tag: $($PY -c 'import json,sys; d=json.load(open(sys.argv[1])); print("throughput %.1f Mbit/s, retransmits %s" % (d["end"]["sum_received"]["bits_per_second"]/1e6, d["end"]["sum_sent"].get("retransmits")))' "$KT_TMP/$tag.json" 2>&1)"
+	kt_diag "$tag: $("$KT_PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print("throughput %.1f Mbit/s, retransmits %s" % (d["end"]["sum_received"]["bits_per_second"]/1e6, d["end"]["sum_sent"].get("retransmits")))' "$KT_TMP/$tag.json" 2>&1)"
 }
 
 
@@ -245,9 +252,10 @@ check_mixed() {
 	local tag=$1 a med r cub link
 	$PY "$EV" phases "$KT_TMP/$tag.trace" --skip 1.5 --until $((MIX * 10 - 5))e-1 \
 		--src 1 >"$KT_TMP/$tag.phases"
+	rm -f "$KT_TMP/$tag".*.kv
 	link=$(awk -v r=$RATE -v p=$V6PAYLOAD -v f=$FRAME 'BEGIN { printf "%.2f\n", r * p / f }')
 	# bursty UDP: avail-bw from what the receiver got of it
-	a=$($PY -c '
+	a=$("$KT_PY" -c '
 import json, sys
 s = json.load(open(sys.argv[1]))["end"]["sum"]
 pk = s["packets"] - s.get("lost_packets", 0)
@@ -267,7 +275,7 @@ print(round((float(sys.argv[2]) - c) * float(sys.argv[3]) / float(sys.argv[4]), 
 		kt_fail "IPv6 + bursty UDP: median ABest '$med', r_avg '$r', avail-bw '$a'"
 	fi
 	# TCP cross traffic: shares of the link
-	cub=$($PY -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"] / 1e6, 2))' \
+	cub=$("$KT_PY" -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"] / 1e6, 2))' \
 		"$KT_TMP/$tag.tcp.json" 2>&1) || { kt_diag "cubic: $cub"; cub=""; }
 	med=$(field "$tag" tcp abest_median) r=$(field "$tag" tcp r_avg_median)
 	kt_diag "IPv6, beside cubic: cubic ${cub:-?} Mbit/s; retransmitted segments $(retrans_in "$tag" tcp);" \
@@ -284,7 +292,7 @@ print(round((float(sys.argv[2]) - c) * float(sys.argv[3]) / float(sys.argv[4]), 
 		"$(awk -v m="$med" -v l="$link" -v c="$cub" 'BEGIN { printf "%.3f\n", (m != "" && c != "" && l > 0) ? (m - (l - c)) / l : 9 }')" "<=" 0.1
 	kt_cmp "IPv6 + cubic: the cubic flow gets its throughput (${cub:-?} Mbit/s) of the link $link" \
 		"$(awk -v m="$cub" -v l="$link" 'BEGIN { printf "%.3f\n", (m != "" && l > 0) ? m / l : 0 }')" ">=" 0.8
-	kt_diag "$tag: $($PY -c 'import json,sys; d=json.load(open(sys.argv[1])); print("throughput %.1f Mbit/s, retransmits %s" % (d["end"]["sum_received"]["bits_per_second"]/1e6, d["end"]["sum_sent"].get("retransmits")))' "$KT_TMP/$tag.json" 2>&1)"
+	kt_diag "$tag: $("$KT_PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print("throughput %.1f Mbit/s, retransmits %s" % (d["end"]["sum_received"]["bits_per_second"]/1e6, d["end"]["sum_sent"].get("retransmits")))' "$KT_TMP/$tag.json" 2>&1)"
 }
 
 # Experiments: T55_PARTS="helper mixed stock" (default "helper stock";
