@@ -29,7 +29,7 @@ top=${LAB_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 export PYTHONPATH=$top${PYTHONPATH:+:$PYTHONPATH}
 # shellcheck source=scripts/lab/topology.sh
 . "$top/scripts/lab/topology.sh"
-PY=${BENCH_PY:-python3}
+PY=${BENCH_PY:-$LAB_PY}	# stdlib only (topology.sh: LAB_PY)
 
 [ $# -ge 2 ] || { echo "usage: $0 PLAN.json OUTDIR [RUN_INDEX...]" >&2; exit 2; }
 plan=$1

@@ -41,6 +41,15 @@ LAB_SND6=()
 LAB_NS_ALL=()
 LAB_BG_PIDS=()
 
+# LAB_PY: the guest's interpreter for stdlib-only Python (the suites'
+# helpers, the bench driver, sampler and rr); numpy work runs the lab venv's
+# python3, first in the guest's PATH.  That one is pyenv's on this machine
+# kind, which maps a 23 MB shared libpython through the 9p root at every
+# start: 19-22 s of guest time a start where the distribution's static
+# /usr/bin/python3 took 1.8-6 s (precise clock, a loaded host, 2026-11-26).
+LAB_PY=python3
+[ -x /usr/bin/python3 ] && LAB_PY=/usr/bin/python3
+
 lab_log() { printf '# %s\n' "$*" >&2; }
 
 # lab_ns NS CMD...: run CMD inside namespace NS.

@@ -13,7 +13,7 @@
 . "$LAB_TOP/tests/vm/lib.sh"
 
 ALGS="icc pert rapid sabul"
-PY=$KT_PY
+PY=$LAB_PY
 SOCK=$LAB_TOP/tests/vm/cc_socket.py
 
 for cc in $ALGS; do

@@ -19,7 +19,7 @@
 # Each burst starts with nothing in flight, so idle_restarts must grow by at
 # least three (the first burst: the first data after the handshake).
 . "$LAB_TOP/tests/vm/lib.sh"
-PY=$KT_PY	# stdlib only (lib.sh)
+PY=$LAB_PY	# stdlib only (scripts/lab/topology.sh)
 . "$LAB_TOP/tests/vm/lib-rapid.sh"
 
 rstat() { sed -n "s/^$1 //p" "$RAPID_P/stats"; }

@@ -18,7 +18,7 @@
 #  (4) a module with a detach pending (a socket closed just before)
 #      unloads, and loads again without hooks.
 . "$LAB_TOP/tests/vm/lib.sh"
-PY=$KT_PY	# stdlib only (lib.sh)
+PY=$LAB_PY	# stdlib only (scripts/lab/topology.sh)
 . "$LAB_TOP/tests/vm/lib-rapid.sh"
 
 rstat() { sed -n "s/^$1 //p" "$RAPID_P/stats"; }

@@ -10,7 +10,7 @@
 . "$LAB_TOP/tests/vm/lib.sh"
 
 P=/sys/module/tcp_icc/parameters
-PY=$KT_PY
+PY=$LAB_PY
 
 # --- parameters: out-of-range values are refused with a message -------------
 kt_check "rmmod tcp_icc (once no socket of an earlier suite holds it)" kt_rmmod_wait tcp_icc
@@ -47,7 +47,7 @@ run_probe() {
 	local ipid=$!
 	sleep $((secs / 2))
 	lab_ns "$snd" ss -tinH "dport = :$port" >"$KT_TMP/$cc.ss"
-	lab_ns "$snd" "$KT_PY" "$LAB_TOP/scripts/obs/cc_info.py" --json --filter "dport = :$port" \
+	lab_ns "$snd" "$LAB_PY" "$LAB_TOP/scripts/obs/cc_info.py" --json --filter "dport = :$port" \
 		>"$KT_TMP/$cc.cc" 2>&1
 	wait $ipid
 	echo 0 >"$T/tracing_on"

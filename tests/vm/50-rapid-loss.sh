@@ -22,7 +22,7 @@
 # so the injection is the only ABest.  get_info is sampled by the sender
 # itself (tests/vm/rapid_probe.py) every 10 ms.
 . "$LAB_TOP/tests/vm/lib.sh"
-PY=$KT_PY	# stdlib only (lib.sh)
+PY=$LAB_PY	# stdlib only (scripts/lab/topology.sh)
 . "$LAB_TOP/tests/vm/lib-rapid.sh"
 
 # --- parameters --------------------------------------------------------------

@@ -21,7 +21,7 @@
 #  (2) the same MSS as the fresh socket (tcpi_snd_mss);
 #  (3) throughput from 5 s to 8 s (tcpi_bytes_acked) within 15% of B's.
 . "$LAB_TOP/tests/vm/lib.sh"
-PY=$KT_PY	# stdlib only (lib.sh)
+PY=$LAB_PY	# stdlib only (scripts/lab/topology.sh)
 . "$LAB_TOP/tests/vm/lib-rapid.sh"
 
 rapid_reload || { kt_fail "reload tcp_rapid"; kt_done; }

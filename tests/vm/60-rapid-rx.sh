@@ -19,7 +19,7 @@
 #    crafted malformed options, unload with live flows.
 . "$LAB_TOP/tests/vm/lib.sh"
 
-PY=$KT_PY
+PY=$LAB_PY
 KO=$LAB_MODDIR/tcp_rapid_rx.ko
 P=/sys/module/tcp_rapid_rx/parameters
 

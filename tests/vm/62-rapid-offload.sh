@@ -50,7 +50,7 @@ hits() {
 }
 # goodput FILE.json: Mbit/s received
 goodput() {
-	"$KT_PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print("%.1f" % (d["end"]["sum_received"]["bits_per_second"] / 1e6))' "$1" 2>/dev/null || echo 0
+	"$LAB_PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print("%.1f" % (d["end"]["sum_received"]["bits_per_second"] / 1e6))' "$1" 2>/dev/null || echo 0
 }
 
 m0=$(stat merged) s0=$(stat streams) p0=$(stat pkts) x0=$(retrans "$snd")

@@ -26,7 +26,7 @@
 # module with the slab memory they cost.  The kernel log is checked after
 # the suite (guest-suite.sh).
 . "$LAB_TOP/tests/vm/lib.sh"
-PY=$KT_PY
+PY=$LAB_PY
 XF=$LAB_TOP/tests/vm/xfer.py
 BYTES=$((1024 * 1024))
 EVENT_BYTES=$((8 * 1024 * 1024))	# transfers an event hits (xfer)

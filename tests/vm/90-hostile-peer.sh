@@ -22,7 +22,7 @@
 # counters show which guard acted.  A second flow running next to the
 # lied-to one never sees its feedback (per-connection state).
 . "$LAB_TOP/tests/vm/lib.sh"
-PY=$KT_PY	# stdlib only (lib.sh)
+PY=$LAB_PY	# stdlib only (scripts/lab/topology.sh)
 . "$LAB_TOP/tests/vm/lib-rapid.sh"
 CR=$LAB_TOP/tests/vm/crafted.py
 PATH_MBIT=10

@@ -9,7 +9,7 @@
 RAPID_P=/sys/module/tcp_rapid/parameters
 RAPID_PROBE=$LAB_TOP/tests/vm/rapid_probe.py
 RAPID_GAPS=$LAB_TOP/scripts/rapid/gaps.py
-PY=${PY:-python3}	# the venv's (numpy); stdlib-only suites set $KT_PY
+PY=${PY:-python3}	# the venv's (numpy); stdlib-only suites set $LAB_PY
 # get_info flags (docs/rapid.md, "get_info")
 RAPID_F_FQ=1 RAPID_F_INTERNAL=2 RAPID_F_INJECT=8 RAPID_F_LOSS=16
 
@@ -55,7 +55,7 @@ rapid_cap_stop() {
 rapid_sink() {
 	local ns=$1 port i
 	shift
-	lab_bg ip netns exec "$ns" "$KT_PY" "$RAPID_PROBE" sink "$@" >/dev/null
+	lab_bg ip netns exec "$ns" "$LAB_PY" "$RAPID_PROBE" sink "$@" >/dev/null
 	port=$(echo "$*" | sed -E 's/^.*(--port|--trickle) ([0-9]+).*$/\2/')
 	lab_wait_listen "$ns" "$port" 80
 }
@@ -64,7 +64,7 @@ rapid_sink() {
 rapid_send() {
 	local ns=$1 dst=$2 secs=$3 out=$4
 	shift 4
-	lab_ns "$ns" "$KT_PY" "$RAPID_PROBE" send --connect "$dst" --secs "$secs" \
+	lab_ns "$ns" "$LAB_PY" "$RAPID_PROBE" send --connect "$dst" --secs "$secs" \
 		--out "$out" "$@"
 }
 

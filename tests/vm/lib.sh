@@ -12,15 +12,6 @@
 # The suites' Python imports from the top (scripts.rapid, tests.vm, ...).
 export PYTHONPATH=$LAB_TOP${PYTHONPATH:+:$PYTHONPATH}
 
-# KT_PY: the interpreter for the suites' stdlib-only Python (numpy work
-# keeps the guest's python3, the lab venv's, first in PATH).  The venv's
-# interpreter is pyenv's on this machine kind, which maps a 23 MB shared
-# libpython through the 9p root at every start: 19-22 s of guest time a
-# start where the distribution's static /usr/bin/python3 took 1.8-6 s
-# (precise clock, a loaded host, 2026-11-26).
-KT_PY=python3
-[ -x /usr/bin/python3 ] && KT_PY=/usr/bin/python3
-
 # The tcp_*.ko lab-run loaded (build/k7 for the 7.x kernel).
 LAB_MODDIR=${LAB_MODDIR:-$LAB_TOP}
 
@@ -92,14 +83,14 @@ kt_cmp() {
 # start per call, so read every key in one: a start costs seconds of guest
 # time in the precise clock.
 kt_json() {
-	"$KT_PY" -c '
+	"$LAB_PY" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 f = lambda v: "-" if v is None else round(v, 3) if isinstance(v, float) else v
 print(" ".join(str(f(d.get(k))) for k in sys.argv[2:]))' "$@"
 }
 kt_json_best() {
-	"$KT_PY" -c '
+	"$LAB_PY" -c '
 import json, sys
 s = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 d = max(s, key=lambda d: d.get("bw_mbps", 0)) if s else {}

@@ -66,7 +66,7 @@ sample_queue() {
 # record, struct pert_cc_info, read by scripts/obs/cc_info.py from iperf3's
 # socket; the data socket is the one with the higher rate).
 pert_record() {
-	lab_ns "$1" "$KT_PY" "$LAB_TOP/scripts/obs/cc_info.py" --json --filter "dport = :$2" |
+	lab_ns "$1" "$LAB_PY" "$LAB_TOP/scripts/obs/cc_info.py" --json --filter "dport = :$2" |
 		awk '/"early_responses"/ {
 			bw = $0; sub(/.*"bw_mbps": /, "", bw); bw += 0
 			r = $0; sub(/.*"early_responses": /, "", r); r += 0

@@ -76,7 +76,7 @@ ss_when() {
 	lab_ns "$snd" ss -tinH "dport = :$1" >"$3"
 	# RAPID's own state: its TCP_CC_INFO record (cc_info.h), one JSON
 	# object per socket
-	lab_ns "$snd" "$KT_PY" "$LAB_TOP/scripts/obs/cc_info.py" --json --filter "dport = :$1" \
+	lab_ns "$snd" "$LAB_PY" "$LAB_TOP/scripts/obs/cc_info.py" --json --filter "dport = :$1" \
 		>"$3.cc" 2>&1
 }
 

@@ -108,7 +108,7 @@ run() {
 avail() {
 	local cross=0
 	if [ "$1" != 0 ]; then
-		cross=$("$KT_PY" -c '
+		cross=$("$LAB_PY" -c '
 import json, sys
 s = json.load(open(sys.argv[1]))["end"]["sum"]
 pk = s["packets"] - s.get("lost_packets", 0)
@@ -127,7 +127,7 @@ print(round(pk * (1400 + 42) * 8 / s["seconds"] / 1e6, 2))' "$KT_TMP/$2.udp$1.js
 # start (seconds of guest time each), into TAG.PHASE.kv.
 field() {
 	local kv="$KT_TMP/$1.$2.kv"
-	[ -f "$kv" ] || grep "\"phase\": \"$2\"" "$KT_TMP/$1.phases" | "$KT_PY" -c '
+	[ -f "$kv" ] || grep "\"phase\": \"$2\"" "$KT_TMP/$1.phases" | "$LAB_PY" -c '
 import json, sys
 for k, v in json.load(sys.stdin).items():
     print(k, "" if v is None else v)' >"$kv" 2>/dev/null
@@ -183,7 +183,7 @@ check() {
 	r0=$(field "$tag" x0 r_avg_median) r60=$(field "$tag" x60 r_avg_median)
 	kt_cmp "$what: median r_avg with 60 Mbit/s cross traffic below 70% of that alone ($r60 vs $r0 Mbit/s)" \
 		"$(awk -v a="$r60" -v b="$r0" 'BEGIN { printf "%.3f\n", (b > 0 ? a / b : 9) }')" "<" 0.7
-	kt_diag "$tag: $("$KT_PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print("throughput %.1f Mbit/s, retransmits %s" % (d["end"]["sum_received"]["bits_per_second"]/1e6, d["end"]["sum_sent"].get("retransmits")))' "$KT_TMP/$tag.json" 2>&1)"
+	kt_diag "$tag: $("$LAB_PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print("throughput %.1f Mbit/s, retransmits %s" % (d["end"]["sum_received"]["bits_per_second"]/1e6, d["end"]["sum_sent"].get("retransmits")))' "$KT_TMP/$tag.json" 2>&1)"
 }
 
 
@@ -255,7 +255,7 @@ check_mixed() {
 	rm -f "$KT_TMP/$tag".*.kv
 	link=$(awk -v r=$RATE -v p=$V6PAYLOAD -v f=$FRAME 'BEGIN { printf "%.2f\n", r * p / f }')
 	# bursty UDP: avail-bw from what the receiver got of it
-	a=$("$KT_PY" -c '
+	a=$("$LAB_PY" -c '
 import json, sys
 s = json.load(open(sys.argv[1]))["end"]["sum"]
 pk = s["packets"] - s.get("lost_packets", 0)
@@ -275,7 +275,7 @@ print(round((float(sys.argv[2]) - c) * float(sys.argv[3]) / float(sys.argv[4]), 
 		kt_fail "IPv6 + bursty UDP: median ABest '$med', r_avg '$r', avail-bw '$a'"
 	fi
 	# TCP cross traffic: shares of the link
-	cub=$("$KT_PY" -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"] / 1e6, 2))' \
+	cub=$("$LAB_PY" -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"] / 1e6, 2))' \
 		"$KT_TMP/$tag.tcp.json" 2>&1) || { kt_diag "cubic: $cub"; cub=""; }
 	med=$(field "$tag" tcp abest_median) r=$(field "$tag" tcp r_avg_median)
 	kt_diag "IPv6, beside cubic: cubic ${cub:-?} Mbit/s; retransmitted segments $(retrans_in "$tag" tcp);" \
@@ -292,7 +292,7 @@ print(round((float(sys.argv[2]) - c) * float(sys.argv[3]) / float(sys.argv[4]), 
 		"$(awk -v m="$med" -v l="$link" -v c="$cub" 'BEGIN { printf "%.3f\n", (m != "" && c != "" && l > 0) ? (m - (l - c)) / l : 9 }')" "<=" 0.1
 	kt_cmp "IPv6 + cubic: the cubic flow gets its throughput (${cub:-?} Mbit/s) of the link $link" \
 		"$(awk -v m="$cub" -v l="$link" 'BEGIN { printf "%.3f\n", (m != "" && l > 0) ? m / l : 0 }')" ">=" 0.8
-	kt_diag "$tag: $("$KT_PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print("throughput %.1f Mbit/s, retransmits %s" % (d["end"]["sum_received"]["bits_per_second"]/1e6, d["end"]["sum_sent"].get("retransmits")))' "$KT_TMP/$tag.json" 2>&1)"
+	kt_diag "$tag: $("$LAB_PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print("throughput %.1f Mbit/s, retransmits %s" % (d["end"]["sum_received"]["bits_per_second"]/1e6, d["end"]["sum_sent"].get("retransmits")))' "$KT_TMP/$tag.json" 2>&1)"
 }
 
 # Experiments: T55_PARTS="helper mixed stock" (default "helper stock";
