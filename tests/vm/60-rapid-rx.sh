@@ -435,7 +435,11 @@ lab_wait_listen "$LAB_RCV" 5620 || kt_fail "the sink listens on port 5620"
 echo 5620 >"$P/mark_tx_port"
 echo 300 >"$P/idle_ms"
 b_ev=$(kt_modstat tcp_rapid_rx flows_evicted) b_cl=$(kt_modstat tcp_rapid_rx flows_closed)
-lab_ns "$snd" $PY "$SOCK" --connect "$LAB_RCV4:5620" --send 2000000 --hold 6 >/dev/null &
+# (held 30 s and closed once checked: the check below must see it open
+# after the eviction, and the loop's execs cost seconds of guest time each
+# on a loaded host (9p); a 6 s hold was too short once, 2026-11-26)
+# (ip netns exec execs the client: $! is the client itself)
+ip netns exec "$snd" $PY "$SOCK" --connect "$LAB_RCV4:5620" --send 2000000 --hold 30 >/dev/null &
 hpid=$!
 # flows in the receiver's table, every 50 ms, while the connection is open
 f_max=0 f_gone=0
@@ -449,6 +453,7 @@ for _ in $(seq 1 60); do
 	sleep 0.05
 done
 est=$(lab_ns "$snd" ss -tnH state established "dport = :5620" | wc -l)
+kill $hpid 2>/dev/null
 wait $hpid
 kt_cmp "idle: the flow exists while data flows (flows in /proc)" "$f_max" "==" 1
 kt_diag "idle: /proc/net/rapid_rx: $(tr '\n' '|' <"$KT_TMP/idle.proc")"
