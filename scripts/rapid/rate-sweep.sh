@@ -95,7 +95,7 @@ sample() {
 		prev=$t
 		echo "t=$t" >>"$2.ss"
 		lab_ns "$snd" ss -tinH "dport = :$1" >>"$2.ss"
-		lab_ns "$snd" python3 "$LAB_TOP/scripts/obs/cc_info.py" --json \
+		lab_ns "$snd" "$LAB_PY" "$LAB_TOP/scripts/obs/cc_info.py" --json \
 			--filter "dport = :$1" >>"$2.cc" 2>&1
 	done
 }
