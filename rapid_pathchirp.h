@@ -25,7 +25,8 @@
  * grows.  The excursion analysis finds those growing stretches:
  *
  *  1. an excursion starts at the first i with q_i < q_{i+1} (by more than
- *     a noise floor: 0 for ns clocks, see rapid_pc_noise());
+ *     the clocks' quantisation: 0 for ns clocks, see rapid_pc_noise();
+ *     with a jitter floor q_noise_ns, see rapid_pc_find_excursions());
  *  2. walking j = i+1, ..., with maxq = max over (i, j] of (q_k - q_i), it
  *     ends at the first j with q_j - q_i < maxq / F (PathChirp's F = 1.5;
  *     RAPID_PC_F_DEFAULT is 6: docs/rapid-deviations.md#excursion-factor);
@@ -84,14 +85,23 @@
  *    keeps the net change.  0 disables it; the default (1 us) only catches
  *    gaps that 1500-byte packets cannot have below 12 Gbit/s.
  *
- *  - Quantised stamps: "q increased" means by more than a noise floor,
- *    the clocks' quantisation (snd_tick - 1) + (rcv_tick - 1) ns plus the
- *    optional q_noise_ns.  It is 0 for ns clocks (PathChirp exactly as
- *    above), 999 ns for a microsecond TSval against ns arrival times:
- *    without it the TSval's sawtooth opens excursions that never end (in a
- *    fluid model a no-trend stream read 14.9 instead of 24.1 Mbit/s).  The
- *    price: a trend whose first delay step is below the floor is seen one
- *    packet later (at most one more rate step).
+ *  - Quantised stamps: "q increased" means by more than the clocks'
+ *    quantisation (snd_tick - 1) + (rcv_tick - 1) ns.  It is 0 for ns
+ *    clocks (PathChirp exactly as above), 999 ns for a microsecond TSval
+ *    against ns arrival times: without it the TSval's sawtooth opens
+ *    excursions that never end (in a fluid model a no-trend stream read
+ *    14.9 instead of 24.1 Mbit/s).  The price: a trend whose first delay
+ *    step is below the floor is seen one packet later (at most one more
+ *    rate step).
+ *
+ *  - Stamping jitter (q_noise_ns, 0 by default, 10 us in tcp_rapid_rx):
+ *    a floor on the height of a rise, not on its steps.  A rise from q_i
+ *    is an excursion only once it gets more than quantisation + q_noise_ns
+ *    above q_i before the walk of step 2 ends; it then starts at the last
+ *    packet before that whose rise was within 1/F of the height that
+ *    crossed the floor.  Jitter of less than the floor, peak to peak,
+ *    never opens an excursion; a trend does, whatever its steps (which
+ *    with cross traffic are much smaller than the jitter).
  *
  *  - Clocks: send and receive timestamps are counters of any width from 16
  *    to 64 bits (e.g. a 32-bit TCP TSval in microseconds with tcp_usec_ts, or
@@ -191,17 +201,18 @@
 /* Receive gaps below this are coalesced (ns); 0 = off; at most 1 ms. */
 #define RAPID_PC_RECV_GAP_MIN_NS_DEFAULT	1000
 #define RAPID_PC_RECV_GAP_MIN_NS_MAX		1000000
-/* Largest extra noise floor for "delay increased" (ns): 1 ms */
+/* Largest jitter floor on a rise's height (ns): 1 ms */
 #define RAPID_PC_Q_NOISE_NS_MAX	1000000
 /*
- * tcp_rapid_rx's stamping jitter floor (ns, capped at 1/8 of the send gap,
- * rapid_pc_step_noise()): in the lab, arrival stamps taken in the receive
- * softirq wobble by microseconds, and the helper's per-stream estimates
- * without a floor had a low tail at 0 cross traffic (p10 at -21% of the
- * avail-bw; with 10 us: -6%), which the controller follows.  The price,
- * in a noise-free fluid model: a trend is seen from R = 1.125 C, up to two
- * rate steps late (+13% median error instead of +3.5%).  The pure
- * default (rapid_pc_params_init(), build/rapid-trace) stays 0: PathChirp.
+ * tcp_rapid_rx's stamping jitter floor (ns; the height a rise must exceed,
+ * rapid_pc_find_excursions()): in the lab, arrival stamps taken in the
+ * receive softirq wobble by microseconds, and the helper's per-stream
+ * estimates without a floor had a low tail at 0 cross traffic (p10 at -21%
+ * of the avail-bw), which the controller follows.  The price, in a
+ * noise-free fluid model (tests/unit/test_rapid_pathchirp.c, "noise"):
+ * median error +5% instead of +3.5% at 100 Mbit/s, +16% at 1 Gbit/s, with
+ * or without cross traffic.  The pure default (rapid_pc_params_init(),
+ * build/rapid-trace) stays 0: PathChirp.
  */
 #define RAPID_PC_Q_NOISE_NS_RX_DEFAULT	10000
 /* Fewer packets than this give no estimate; at least 2 (one gap). */
@@ -253,7 +264,7 @@ struct rapid_pc_params {
 	u32 min_excursion;	/* L in gaps, [1, RAPID_PSTREAM_MAX] */
 	u32 recv_gap_min_ns;	/* coalescing threshold (ns), 0 = off, <= 1 ms */
 	u32 min_pkts;		/* packets needed, [2, RAPID_PSTREAM_MAX] */
-	u32 q_noise_ns;		/* extra delay noise floor (ns), <= 1 ms */
+	u32 q_noise_ns;		/* jitter floor on a rise's height (ns), <= 1 ms */
 };
 
 /*
@@ -650,20 +661,12 @@ static inline bool rapid_pc_marked(const u64 *map, u32 k)
 }
 
 /*
- * Noise floor of "the delay increased" (2^shift ns): q_{k+1} - q_k must
- * exceed it.  Stamps quantised to ticks make q jitter by up to
- * (snd_tick - 1) + (rcv_tick - 1) ns between packets (999 ns with a
- * microsecond TSval), which would otherwise open false excursions that
- * never end (the jitter stays within maxq / F).  Plus the optional
- * q_noise_ns, the stamping jitter of the host, but at most 1/8 of the send
- * gap k: a packet that finds a queue adds gap_k * (R_k / C - 1) to it, so
- * a fixed floor would hide every trend below R = C (1 + floor / gap), 10 us
- * at 1 Gbit/s (12 us gaps) up to 1.8 C; with the cap a trend is seen from
- * R = 1.125 C on at any rate, at worst (two rate steps of m = 1.07).
- * 0 for ns clocks with q_noise_ns 0: PathChirp's q_i < q_{i+1}.
+ * Quantisation floor of "the delay increased" (2^shift ns): stamps
+ * quantised to ticks make q jitter by up to (snd_tick - 1) + (rcv_tick - 1)
+ * ns between packets (999 ns with a microsecond TSval), which would
+ * otherwise open false excursions that never end (the jitter stays within
+ * maxq / F).  0 for ns clocks: PathChirp's q_i < q_{i+1}.
  */
-#define RAPID_PC_NOISE_GAP_SHIFT	3	/* cap: send gap / 8 */
-
 static inline s64 rapid_pc_noise(const struct rapid_pc_obs *o)
 {
 	u64 ns = (u64)(o->snd_clk.tick_ns - 1) + (o->rcv_clk.tick_ns - 1);
@@ -671,19 +674,49 @@ static inline s64 rapid_pc_noise(const struct rapid_pc_obs *o)
 	return (s64)(ns >> o->shift);
 }
 
-/* The floor of step k -> k + 1: quantisation plus the capped jitter. */
-static inline s64 rapid_pc_step_noise(const struct rapid_pc_obs *o, u32 k,
-				      s64 quant, s64 jitter)
+/*
+ * Where a rise from packet i starts once it is known to be a queue: it
+ * first exceeded the floor at packet h; the start is the last packet in
+ * [i, h) still within 1/F of that height above q_i (F: the fraction that
+ * ends an excursion).  Stamping jitter makes a low q_i survive the walk for
+ * packets before the queue builds; this skips them.  Without a floor
+ * (h = i + 1) it is i.
+ */
+static inline u32 rapid_pc_rise_start(const struct rapid_pc_ctx *c, u32 i,
+				      u32 f_milli, s64 floor)
 {
-	s64 cap = (s64)(o->snd_off[k + 1] - o->snd_off[k]) >>
-		  RAPID_PC_NOISE_GAP_SHIFT;
+	s64 qi = rapid_pc_q(c, i), dh;
+	u32 h, k, s = i;
 
-	return quant + (jitter < cap ? jitter : cap);
+	for (h = i + 1; rapid_pc_q(c, h) - qi <= floor; h++)
+		;
+	dh = rapid_pc_q(c, h) - qi;
+	for (k = i + 1; k < h; k++)
+		if ((rapid_pc_q(c, k) - qi) * (s64)f_milli <=
+		    dh * RAPID_PC_F_SCALE)
+			s = k;
+	return s;
 }
 
 /*
  * PathChirp's excursion walk (steps 1-5 of the header comment) over packets
  * 0..n-1.  Fills res->marked, res->excursions and res->open_start.
+ *
+ * The floor quant + jitter (jitter: q_noise_ns, the host's stamping
+ * jitter) bounds an excursion's height, not its steps: a rise from q_i is a
+ * queue only once max(q_k - q_i) exceeds the floor before the walk ends
+ * (q_k back below q_i + maxq / F); it then starts at
+ * rapid_pc_rise_start().  Jitter of less than the floor, peak to peak,
+ * never builds such a rise; a trend does, however small its steps: a packet
+ * sent at R into a bottleneck of capacity C with avail-bw A adds
+ * (P / C)(1 - A / R) to the queue, which with cross traffic (A << C) is far
+ * below the jitter and the send gap.  A floor on every step hid all trends
+ * up to R = A + C / 8 (+130% at C = 1 Gbit/s, A = 100 Mbit/s:
+ * docs/rapid-deviations.md#excursion-factor).  A rise that ends below the
+ * floor is skipped whole (i = j, as after a short excursion); one still
+ * open at the last packet, never above the floor, leaves no room for a
+ * higher one after it: the walk stops.  O(n): each packet is visited at
+ * most three times.
  */
 static inline void rapid_pc_find_excursions(const struct rapid_pc_ctx *c,
 					    u32 n, u32 f_milli, u32 min_len,
@@ -697,8 +730,7 @@ static inline void rapid_pc_find_excursions(const struct rapid_pc_ctx *c,
 		s64 qi = rapid_pc_q(c, i), maxq = 0;
 		bool ended = false;
 
-		if (rapid_pc_q(c, i + 1) - qi <=
-		    rapid_pc_step_noise(c->o, i, quant, jitter)) {
+		if (rapid_pc_q(c, i + 1) - qi <= quant) {
 			i++;
 			continue;
 		}
@@ -713,6 +745,14 @@ static inline void rapid_pc_find_excursions(const struct rapid_pc_ctx *c,
 				break;
 			}
 		}
+		if (maxq <= quant + jitter) {
+			/* never above the floor: stamping jitter */
+			if (!ended)
+				return;
+			i = j;
+			continue;
+		}
+		i = rapid_pc_rise_start(c, i, f_milli, quant + jitter);
 		if (!ended) {
 			/*
 			 * A prefix cut by a hole may end in a short rise that
@@ -727,7 +767,7 @@ static inline void rapid_pc_find_excursions(const struct rapid_pc_ctx *c,
 			res->excursions++;
 			for (k = i; k < j; k++)
 				if (rapid_pc_q(c, k + 1) - rapid_pc_q(c, k) >
-				    rapid_pc_step_noise(c->o, k, quant, jitter))
+				    quant)
 					rapid_pc_mark(res->marked, k);
 		}
 		i = j;

@@ -213,7 +213,7 @@ CC_PARAM(recv_gap_min_ns, rapid_rx_p_recv_gap_min, 0644, 1000, 0, 1000000, "ns",
 static_assert(RAPID_PC_RECV_GAP_MIN_NS_DEFAULT == 1000 &&
 	      RAPID_PC_RECV_GAP_MIN_NS_MAX == 1000000);
 CC_PARAM(q_noise_ns, rapid_rx_p_q_noise, 0644, 10000, 0, 1000000, "ns",
-	 "a delay rise counts only above this noise floor, at most 1/8 of the send gap");
+	 "a delay rise counts only once its height exceeds this stamping-jitter floor");
 static_assert(RAPID_PC_Q_NOISE_NS_RX_DEFAULT == 10000 &&
 	      RAPID_PC_Q_NOISE_NS_MAX == 1000000);
 CC_PARAM(min_pkts, rapid_rx_p_min_pkts, 0644, 3, 2, 128, "packets",
