@@ -5,7 +5,7 @@ that build/rapid-trace finds in the receiver's capture (converted by
 scripts/rapid/pcap2trace.py) with the helper's default parameters and with
 variations, beside the helper's own feedback and the avail-bw.
 
-  scripts/rapid/bias_report.py DIR [--skip S] [--rate MBIT]
+  scripts/rapid/bias_report.py DIR [--skip S] [--rate MBIT] [--cases LIST]
 
 Streams whose first packet arrived in the first S seconds (default 1.5) of
 a case are left out.  Avail-bw is TCP payload: (rate - cross received) *
@@ -86,10 +86,12 @@ def main():
     ap.add_argument("dir")
     ap.add_argument("--skip", type=float, default=1.5)
     ap.add_argument("--rate", type=float, default=100.0)
+    ap.add_argument("--cases", default="none udp30 cbr30 udp60 cbr60",
+                    help="cases to report, as bias-exp.sh's BIAS_CASES")
     a = ap.parse_args()
     print("| case | avail-bw | analysis | streams | ABest p10 / median / p90 | median error |")
     print("|---|---|---|---|---|---|")
-    for case in ["none", "udp30", "cbr30", "udp60", "cbr60"]:
+    for case in a.cases.split():
         pcap = os.path.join(a.dir, case + ".pcap")
         if not os.path.exists(pcap):
             continue
