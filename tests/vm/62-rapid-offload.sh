@@ -29,8 +29,6 @@ lab_allow_cc rapid
 lsmod | grep -q '^tcp_rapid_rx ' || insmod "$LAB_MODDIR/tcp_rapid_rx.ko" ||
 	{ kt_fail "tcp_rapid_rx loads"; kt_done; }
 stat() { kt_modstat tcp_rapid_rx "$1"; }
-# retrans NS: TCP segments retransmitted from NS so far.
-retrans() { lab_ns "$1" awk '$1 == "Tcp:" && $2 ~ /^[0-9]+$/ { print $13 }' /proc/net/snmp; }
 lab_dumbbell --rate 50mbit --rtt 20
 snd=${LAB_SND[0]}
 lab_rcv_gro on 500 || { kt_fail "GRO on at the receiver"; kt_done; }
@@ -53,9 +51,9 @@ goodput() {
 	"$LAB_PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print("%.1f" % (d["end"]["sum_received"]["bits_per_second"] / 1e6))' "$1" 2>/dev/null || echo 0
 }
 
-m0=$(stat merged) s0=$(stat streams) p0=$(stat pkts) x0=$(retrans "$snd")
+m0=$(stat merged) s0=$(stat streams) p0=$(stat pkts) x0=$(kt_retrans "$snd")
 read -r r_skbs r_bytes < <(hits net/netif_receive_skb 'len > 1600' rapid 5601 3)
-m1=$(stat merged) s1=$(stat streams) p1=$(stat pkts) x1=$(retrans "$snd")
+m1=$(stat merged) s1=$(stat streams) p1=$(stat pkts) x1=$(kt_retrans "$snd")
 read -r c_skbs c_bytes < <(hits net/netif_receive_skb 'len > 1600' cubic 5602 2)
 kt_diag "GRO on, NAPI deferred 500 us: rapid $(goodput "$KT_TMP/rapid-5601.json") Mbit/s, $r_skbs merged skbs ($r_bytes B), $((x1 - x0)) retransmitted segments, helper: $((p1 - p0)) marked packets, $((s1 - s0)) streams, merged $m0 -> $m1"
 kt_diag "GRO on, NAPI deferred 500 us: cubic $(goodput "$KT_TMP/cubic-5602.json") Mbit/s, $c_skbs merged skbs ($c_bytes B)"

@@ -97,6 +97,11 @@ d = max(s, key=lambda d: d.get("bw_mbps", 0)) if s else {}
 print(" ".join(str(d.get(k, "-")) for k in sys.argv[2:]))' "$@"
 }
 
+# kt_retrans NS: TCP segments retransmitted from NS so far (TcpRetransSegs).
+kt_retrans() {
+	lab_ns "$1" awk '$1 == "Tcp:" && $2 ~ /^[0-9]+$/ { print $13 }' /proc/net/snmp
+}
+
 # kt_modstat MODULE NAME: the counter NAME of a module's read-only "stats"
 # parameter (one "name value" line per counter; all network namespaces).
 kt_modstat() {

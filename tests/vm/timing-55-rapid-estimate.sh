@@ -43,15 +43,13 @@ lab_dumbbell --senders 2 --rate ${RATE}mbit --rtt 20 ${T55_BURST:+--burst "$T55_
 snd=${LAB_SND[0]} xs=${LAB_SND[1]}
 RXKO=$LAB_MODDIR/tcp_rapid_rx.ko
 
-# retrans NS: TCP segments retransmitted from NS so far.
-retrans() { lab_ns "$1" awk '$1 == "Tcp:" && $2 ~ /^[0-9]+$/ { print $13 }' /proc/net/snmp; }
 # tcp_out NS: TCP segments sent from NS so far.
 tcp_out() { lab_ns "$1" awk '$1 == "Tcp:" && $2 ~ /^[0-9]+$/ { print $12 }' /proc/net/snmp; }
 # mark TAG NAME: trace marker "phase NAME"; the sender's retransmission
 # count at that moment goes to TAG.rtx ("NAME count").
 mark() {
 	echo "phase $2" >"$T/trace_marker"
-	echo "$2 $(retrans "$snd")" >>"$KT_TMP/$1.rtx"
+	echo "$2 $(kt_retrans "$snd")" >>"$KT_TMP/$1.rtx"
 }
 # retrans_in TAG NAME: segments the sender retransmitted from phase NAME's
 # marker to the next one.
