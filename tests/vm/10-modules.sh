@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 195 (host seconds under TCG, precise clock: 140 measured, scaled by
-# guest time for the IPv6 transfers and get_info samples, ~18 of 119 guest s;
-# +35 for sabul, estimated from its share of the steps: its first runs took
-# 1222 s and 390 s of host time at host loads 12 and 10, not comparable;
-# tests/run.sh balances its parallel boots with it)
+# lab-time: 230 (host seconds under TCG, precise clock, measured in the clean-clone
+# `make test` of ff2158d, 2026-11-26: tests/run.sh balances its parallel
+# boots with it)
 # lab-k7: yes (also runs in the 7.x boot)
 #
 # The modules as a user meets them: loaded, listed, selectable by sysctl and

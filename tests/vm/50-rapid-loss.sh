@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 57 (host seconds under TCG, precise clock, measured: tests/run.sh
-# balances its parallel boots with it)
+# lab-time: 60 (host seconds under TCG, precise clock, measured in the clean-clone
+# `make test` of ff2158d, 2026-11-26: tests/run.sh balances its parallel
+# boots with it)
 #
 # RAPID's parameters and its loss responses.  docs/rapid.md, "Loss responses":
 #  - parameters out of range are refused, with a message;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 100 (host seconds under TCG, precise clock; estimated from a
-# 325 s boot of it alone, boot included, on a host at load 8: tests/run.sh
-# balances its parallel boots with it)
+# lab-time: 107 (host seconds under TCG, precise clock, measured in the clean-clone
+# `make test` of ff2158d, 2026-11-26: tests/run.sh balances its parallel
+# boots with it)
 #
 # Leaving RAPID is clean (docs/rapid.md, "Switching away"): a socket
 # switched from rapid to cubic mid-transfer (setsockopt(TCP_CONGESTION))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 90 (host seconds under TCG, precise clock, measured: tests/run.sh
-# balances its parallel boots with it)
+# lab-time: 54 (host seconds under TCG, precise clock, measured in the clean-clone
+# `make test` of ff2158d, 2026-11-26: tests/run.sh balances its parallel
+# boots with it)
 #
 # RAPID above the rate at which its chirp gaps hold (docs/rapid.md#real-host,
 # docs/results.md#rapid-rates).  In the lab (precise clock: a 1-GIPS guest

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 185 (host seconds under TCG, precise clock, measured: tests/run.sh
-# balances its parallel boots with it)
+# lab-time: 221 (host seconds under TCG, precise clock, measured in the clean-clone
+# `make test` of ff2158d, 2026-11-26: tests/run.sh balances its parallel
+# boots with it)
 #
 # Nothing lost, nothing stalls: checked transfers of pseudo-random data
 # (tests/vm/xfer.py: SHA-256 of what was sent against what arrived, not

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 375 (host seconds under TCG, precise clock, measured: tests/run.sh
-# balances its parallel boots with it)
+# lab-time: 535 (host seconds under TCG, precise clock, measured in the clean-clone
+# `make test` of ff2158d, 2026-11-26: tests/run.sh balances its parallel
+# boots with it)
 #
 # PERT on a shaped path (precise clock: PERT reacts to queueing delay, so
 # timers must be on time).  Behaviour checks with generous slack; the

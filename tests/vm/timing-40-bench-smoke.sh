@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 200 (host seconds under TCG, precise clock, measured: tests/run.sh
-# balances its parallel boots with it)
+# lab-time: 138 (host seconds under TCG, precise clock, measured in the clean-clone
+# `make test` of ff2158d, 2026-11-26: tests/run.sh balances its parallel
+# boots with it)
 # (measured 2026-11-25: 493 and 516 s beside three or four other lab VMs,
 # load average 8-12, where timing-30 took 995 s against its 375: about
 # 200 s on an idle host; it was 124 with cubic and reno)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 202 (host seconds under TCG, precise clock, measured: tests/run.sh
-# balances its parallel boots with it)
+# lab-time: 299 (host seconds under TCG, precise clock, measured in the clean-clone
+# `make test` of ff2158d, 2026-11-26: tests/run.sh balances its parallel
+# boots with it)
 #
 # RAPID's sender on the wire (precise clock: these checks are about packet
 # timing).  Departures are captured on the sender's egress (tcpdump on its

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 100 (host seconds under TCG, precise clock; estimated from a
-# 248 s boot of it alone, boot included, on a host at load ~15: tests/run.sh
-# balances its parallel boots with it)
+# lab-time: 79 (host seconds under TCG, precise clock, measured in the clean-clone
+# `make test` of ff2158d, 2026-11-26: tests/run.sh balances its parallel
+# boots with it)
 #
 # RAPID's queue law (law=1, docs/rapid.md "The queue law") against a
 # loss-based flow (issue 15; precise clock: the law reads queueing delay).

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 365 (host seconds under TCG, precise clock, measured without
-# part (d), which runs as tests/vm/timing-56-rapid-mixed.sh; tests/run.sh
-# balances its parallel boots with it)
+# lab-time: 335 (host seconds under TCG, precise clock, measured in the clean-clone
+# `make test` of ff2158d, 2026-11-26: tests/run.sh balances its parallel
+# boots with it)
 #
 # RAPID's estimators end to end (precise clock: one-way delays and ACK
 # timing must be on time).  One rapid flow through a 100 Mbit/s, 20 ms
