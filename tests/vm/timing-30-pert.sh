@@ -21,7 +21,7 @@
 #      overshoot, not issue 21's target and not a separation of issue
 #      21's code from the one before: on this 4-BDP buffer their spreads
 #      nearly meet (issue 21: 0.555-0.73 over the 40 s, 0.63-0.82 in the
-#      second half, Jain 0.846-0.943 in four runs; before: 0.46-0.53,
+#      second half, Jain 0.846-0.943 in six runs; before: 0.46-0.53,
 #      0.55-0.65, 0.784-0.831 in three; the runs: docs/pert.md, "Issue 21:
 #      start-up and competing with cubic").  Issue 21's 0.8-1.25 is the
 #      1-BDP pert-vs-cubic benchmark's (docs/pert.md, *Measurements*);
