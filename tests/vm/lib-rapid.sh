@@ -53,7 +53,7 @@ rapid_cap_stop() {
 # rapid_sink NS [rapid_probe.py sink options]: one discard server for all
 # the ports given (--port P, --trickle P:KBPS).
 rapid_sink() {
-	local ns=$1 port i
+	local ns=$1 port
 	shift
 	lab_bg ip netns exec "$ns" "$LAB_PY" "$RAPID_PROBE" sink "$@" >/dev/null
 	port=$(echo "$*" | sed -E 's/^.*(--port|--trickle) ([0-9]+).*$/\2/')
