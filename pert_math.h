@@ -828,6 +828,12 @@ struct pert_phase {
 	u8 streak;		/* updates in a row towards entering (compete
 				 * rules) or leaving (other rules) the phase
 				 */
+	u8 held;		/* 0, or PERT_HELD_LOSS / PERT_HELD_DIP: a
+				 * loss in the phase; until the compete region
+				 * returns after the dip it opened, safe and
+				 * mixed updates do not count towards leaving
+				 * (pert_phase_note_loss())
+				 */
 };
 
 /* Connection start: no region, no streak, not in the compete phase. */
@@ -839,6 +845,7 @@ static inline void pert_phase_reset(struct pert_phase *ph, u32 now_us)
 	ph->compete = 0;
 	ph->streak = 0;
 	ph->squeeze_cwnd = 0;
+	ph->held = 0;
 }
 
 /*
@@ -889,6 +896,9 @@ static inline enum pert_alpha_rule pert_phase_step(struct pert_phase *ph,
 	return rule;
 }
 
+#define PERT_HELD_LOSS	1U	/* a loss in the phase, the dip not seen yet */
+#define PERT_HELD_DIP	2U	/* in the dip that loss opened */
+
 /*
  * pert_phase_track() - the compete phase, fed with every due alpha update
  * (@rule != PERT_RULE_NONE).  The compete region held over @enter_n updates
@@ -898,7 +908,9 @@ static inline enum pert_alpha_rule pert_phase_step(struct pert_phase *ph,
  * ends at once with a high-speed update (the queue has emptied: the
  * competitor is gone) or after @exit_n other updates in a row (a safe or
  * mixed window; a short dip of the competitor's sawtooth does not end it).
- * Returns true when the phase changed.
+ * Other updates in a dip that a loss in the phase opened (@ph->held, see
+ * pert_phase_note_loss()) do not count: that dip is a loss-based
+ * sawtooth's, however long it lasts.  Returns true when the phase changed.
  */
 static inline bool pert_phase_track(struct pert_phase *ph,
 				    enum pert_alpha_rule rule, u32 enter_n,
@@ -919,14 +931,39 @@ static inline bool pert_phase_track(struct pert_phase *ph,
 		}
 	} else if (rule == PERT_RULE_COMPETE) {
 		ph->streak = 0;
+		if (ph->held == PERT_HELD_DIP)
+			ph->held = 0;
+	} else if (rule == PERT_RULE_HIGH_SPEED) {
+		ph->compete = 0;
+		ph->streak = 0;
+		ph->held = 0;
+	} else if (ph->held) {
+		ph->held = PERT_HELD_DIP;
 	} else {
 		ph->streak += ph->streak < PERT_STREAK_MAX;
-		if (rule == PERT_RULE_HIGH_SPEED || ph->streak >= exit_n) {
+		if (ph->streak >= exit_n) {
 			ph->compete = 0;
 			ph->streak = 0;
 		}
 	}
 	return ph->compete != was;
+}
+
+/*
+ * pert_phase_note_loss() - a loss response (.ssthresh: fast recovery, RTO,
+ * ECN).  In the compete phase it holds the phase through the dip it opens
+ * until the next compete update: after a loss a loss-based competitor's
+ * queue (Reno: halved windows) drains below compete_pct% maxq and refills
+ * at one packet per RTT per flow, seconds at 1 BDP, far longer than
+ * compete_exit updates (15 srtt).  Leaving there made PERT answer the
+ * refilling queue with an early response every RTT, down to cwnd 2, on
+ * every cycle of the competitor's sawtooth (docs/pert.md, "Issue 21 against
+ * Reno").  A high-speed update (the queue emptied) still ends the phase.
+ */
+static inline void pert_phase_note_loss(struct pert_phase *ph)
+{
+	if (ph->compete)
+		ph->held = PERT_HELD_LOSS;
 }
 
 /*

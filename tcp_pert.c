@@ -463,6 +463,7 @@ static u32 pert_ssthresh(struct sock *sk)
 	if (ca->hist)
 		pert_li_event(&ca->hist->loss);
 	pert_mark_response(tp, ca);
+	pert_phase_note_loss(&ca->phase);
 	next = pert_cwnd_after_decrease(cwnd, pert_decrease_beta(ca->sig.curq_us,
 				ca->sig.maxq_us, pert_win_min(&ca->sig.rtt),
 				ca->phase.compete, &p));

@@ -267,6 +267,7 @@ static uint32_t pert_ssthresh(struct flow *f)
 
 	ca->loss_cwnd = f->cwnd;
 	pert_li_event(&ca->hist.loss);
+	pert_phase_note_loss(&ca->phase);
 	pert_mark_response(f, ca);
 	return pert_cwnd_after_decrease(f->cwnd, pert_decrease_beta(ca->sig.curq_us,
 				ca->sig.maxq_us, pert_win_min(&ca->sig.rtt),

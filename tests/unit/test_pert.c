@@ -1017,6 +1017,86 @@ static void test_phase_track(void)
 	       "track flow: short dips of the competitor do not end the phase");
 }
 
+/*
+ * The hold (pert_phase_note_loss()): a loss in the compete phase keeps it
+ * through the dip it opens, however long; a dip without a loss still ends
+ * it after compete_exit updates, a high-speed update at once.
+ */
+static void test_phase_hold(void)
+{
+	struct pert_phase ph;
+	struct sim s;
+	u32 t, i;
+	bool ch;
+
+	pert_phase_reset(&ph, 0);
+	tap_ok(ph.held == 0, "hold: reset clears it");
+	pert_phase_note_loss(&ph);
+	tap_ok(ph.held == 0, "hold: a loss outside the phase does not hold");
+	pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3);
+	pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3);
+	pert_phase_note_loss(&ph);
+	tap_ok(ph.compete && ph.held == PERT_HELD_LOSS,
+	       "hold: a loss in the phase holds it");
+	/* srtt lags: the update right after the loss may still be compete */
+	pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3);
+	tap_ok(ph.held == PERT_HELD_LOSS,
+	       "hold: a compete update before the dip keeps the hold");
+	for (i = 0; i < 300; i++)
+		pert_phase_track(&ph, PERT_RULE_SAFE, 2, 3);
+	tap_ok(ph.compete && ph.held == PERT_HELD_DIP && ph.streak == 0,
+	       "hold: 300 safe updates in the held dip do not leave");
+	pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3);
+	tap_ok(ph.compete && ph.held == 0,
+	       "hold: the compete region after the dip ends the hold");
+	pert_phase_track(&ph, PERT_RULE_SAFE, 2, 3);
+	pert_phase_track(&ph, PERT_RULE_SAFE, 2, 3);
+	ch = pert_phase_track(&ph, PERT_RULE_SAFE, 2, 3);
+	tap_ok(ch && !ph.compete,
+	       "hold: a dip without a loss still leaves at the 3rd update");
+
+	pert_phase_reset(&ph, 0);
+	pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3);
+	pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3);
+	pert_phase_note_loss(&ph);
+	pert_phase_track(&ph, PERT_RULE_SAFE, 2, 3);
+	ch = pert_phase_track(&ph, PERT_RULE_HIGH_SPEED, 2, 3);
+	tap_ok(ch && !ph.compete && ph.held == 0,
+	       "hold: a high-speed update (queue empty) still leaves at once");
+	pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3);
+	pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3);
+	tap_ok(ph.compete && ph.held == 0,
+	       "hold: re-entering starts without a hold");
+	pert_phase_note_loss(&ph);
+	pert_phase_restart(&ph, 1000);
+	tap_ok(ph.held == PERT_HELD_LOSS, "hold: an RTO restart keeps it");
+
+	/*
+	 * flow, 10 ms srtt, updates every 50 ms: a Reno-like sawtooth of 2 s,
+	 * a loss at its top, then 1.5 s below the compete threshold: the
+	 * phase entered once and never left; the same dips without the
+	 * losses leave in each of them
+	 */
+	sim_init(&s);
+	for (t = 1; t <= 20000; t++) {
+		bool dip = t >= 400 && (t - 400) % 2000 < 1500;
+
+		if (t >= 400 && (t - 400) % 2000 == 0)
+			pert_phase_note_loss(&s.ph);
+		sim_ack(&s, t, dip ? PERT_REGION_SAFE : PERT_REGION_COMPETE,
+			PERT_TARGET_NONE);
+	}
+	tap_ok(s.changes == 1 && s.ph.compete,
+	       "hold flow: loss-opened dips of 1.5 s every 2 s never leave");
+	sim_init(&s);
+	for (t = 1; t <= 20000; t++)
+		sim_ack(&s, t, t >= 400 && (t - 400) % 2000 < 1500 ?
+			PERT_REGION_SAFE : PERT_REGION_COMPETE,
+			PERT_TARGET_NONE);
+	tap_ok(s.changes > 10,
+	       "hold flow: the same dips without a loss leave each time");
+}
+
 /* ---- loss intervals ------------------------------------------------- */
 
 /* feed intervals oldest first, leave @open packets in the open one */
@@ -1367,6 +1447,7 @@ int main(void)
 	test_phase_safe();
 	test_phase_changes();
 	test_phase_track();
+	test_phase_hold();
 	test_loss_intervals();
 	test_budget();
 	test_info();
