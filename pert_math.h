@@ -828,10 +828,10 @@ struct pert_phase {
 	u8 streak;		/* updates in a row towards entering (compete
 				 * rules) or leaving (other rules) the phase
 				 */
-	u8 held;		/* 0, or PERT_HELD_LOSS / PERT_HELD_DIP: a
-				 * loss in the phase; until the compete region
-				 * returns after the dip it opened, safe and
-				 * mixed updates do not count towards leaving
+	u8 held;		/* 0, or PERT_HELD_*: a loss in the phase;
+				 * until the compete region returns after the
+				 * dip it opened, safe and mixed updates do
+				 * not count towards leaving
 				 * (pert_phase_note_loss())
 				 */
 };
@@ -898,6 +898,7 @@ static inline enum pert_alpha_rule pert_phase_step(struct pert_phase *ph,
 
 #define PERT_HELD_LOSS	1U	/* a loss in the phase, the dip not seen yet */
 #define PERT_HELD_DIP	2U	/* in the dip that loss opened */
+#define PERT_HELD_LAG	3U	/* one compete update since the loss (srtt lag) */
 
 /*
  * pert_phase_track() - the compete phase, fed with every due alpha update
@@ -910,7 +911,11 @@ static inline enum pert_alpha_rule pert_phase_step(struct pert_phase *ph,
  * mixed window; a short dip of the competitor's sawtooth does not end it).
  * Other updates in a dip that a loss in the phase opened (@ph->held, see
  * pert_phase_note_loss()) do not count: that dip is a loss-based
- * sawtooth's, however long it lasts.  Returns true when the phase changed.
+ * sawtooth's, however long it lasts.  A dip opens the loss's hold only if
+ * it begins within one compete update of the loss (PERT's srtt lags the
+ * queue); a second compete update first ends the hold, so that a later
+ * dip (the competitor leaving) counts again.  Returns true when the phase
+ * changed.
  */
 static inline bool pert_phase_track(struct pert_phase *ph,
 				    enum pert_alpha_rule rule, u32 enter_n,
@@ -931,8 +936,7 @@ static inline bool pert_phase_track(struct pert_phase *ph,
 		}
 	} else if (rule == PERT_RULE_COMPETE) {
 		ph->streak = 0;
-		if (ph->held == PERT_HELD_DIP)
-			ph->held = 0;
+		ph->held = ph->held == PERT_HELD_LOSS ? PERT_HELD_LAG : 0;
 	} else if (rule == PERT_RULE_HIGH_SPEED) {
 		ph->compete = 0;
 		ph->streak = 0;

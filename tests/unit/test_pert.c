@@ -1040,8 +1040,8 @@ static void test_phase_hold(void)
 	       "hold: a loss in the phase holds it");
 	/* srtt lags: the update right after the loss may still be compete */
 	pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3);
-	tap_ok(ph.held == PERT_HELD_LOSS,
-	       "hold: a compete update before the dip keeps the hold");
+	tap_ok(ph.held == PERT_HELD_LAG,
+	       "hold: one compete update before the dip keeps the hold");
 	for (i = 0; i < 300; i++)
 		pert_phase_track(&ph, PERT_RULE_SAFE, 2, 3);
 	tap_ok(ph.compete && ph.held == PERT_HELD_DIP && ph.streak == 0,
@@ -1070,6 +1070,17 @@ static void test_phase_hold(void)
 	pert_phase_note_loss(&ph);
 	pert_phase_restart(&ph, 1000);
 	tap_ok(ph.held == PERT_HELD_LOSS, "hold: an RTO restart keeps it");
+
+	/* a dip that begins two compete updates after the loss is not its */
+	pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3);
+	pert_phase_track(&ph, PERT_RULE_COMPETE, 2, 3);
+	tap_ok(ph.compete && ph.held == 0,
+	       "hold: a second compete update before any dip ends it");
+	pert_phase_track(&ph, PERT_RULE_SAFE, 2, 3);
+	pert_phase_track(&ph, PERT_RULE_SAFE, 2, 3);
+	ch = pert_phase_track(&ph, PERT_RULE_SAFE, 2, 3);
+	tap_ok(ch && !ph.compete,
+	       "hold: ... and a later dip (the competitor gone) leaves at the 3rd");
 
 	/*
 	 * flow, 10 ms srtt, updates every 50 ms: a Reno-like sawtooth of 2 s,
