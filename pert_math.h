@@ -828,7 +828,7 @@ struct pert_phase {
 	u8 streak;		/* updates in a row towards entering (compete
 				 * rules) or leaving (other rules) the phase
 				 */
-	u8 held;		/* 0, or PERT_HELD_*: a loss in the phase;
+	u8 held;		/* 0, or a PERT_HELD_ state: a loss in the phase;
 				 * until the compete region returns after the
 				 * dip it opened, safe and mixed updates do
 				 * not count towards leaving
