@@ -54,7 +54,9 @@
  * for it, p' <= (alpha - 1) p (the papers' equation read the other way),
  * counts every signal towards p' and holds min_rtt.  Without this PERT
  * starves behind cubic in a deep buffer (p = 1, p'/p far above alpha_max).
- * Three other updates in a row, or one high-speed update, end the phase.
+ * Three other updates in a row, or one high-speed update, end the phase;
+ * the updates in the dip that a loss in the phase opens do not count
+ * (Reno's sawtooth dips for seconds at 1 BDP).
  *
  * The papers:
  *   S. Bhandarkar, A. L. N. Reddy, Y. Zhang, D. Loguinov, "Emulating AQM
