@@ -215,6 +215,18 @@
  * build/rapid-trace) stays 0: PathChirp.
  */
 #define RAPID_PC_Q_NOISE_NS_RX_DEFAULT	10000
+/*
+ * Jitter measured on the stream itself (struct rapid_pc_params.noise_mult):
+ * J = median over the stream of |q_{k+1} - 2 q_k + q_{k-1}|, which a queue
+ * ramp (linear, or the chirp's slow curve) leaves near 0 and independent
+ * delay noise of deviation s puts at ~1.65 s.  The height floor becomes
+ * q_noise_ns + noise_mult * J / 2, at most RAPID_PC_NOISE_FLOOR_MAX_NS.
+ * 6 (a floor of ~5 s) keeps a rise of normal noise below it over a
+ * stream of 30-60 packets.  0 = off (the pure default: PathChirp).
+ */
+#define RAPID_PC_NOISE_MULT_MAX		16
+#define RAPID_PC_NOISE_MULT_RX_DEFAULT	3
+#define RAPID_PC_NOISE_FLOOR_MAX_NS	50000000ULL	/* 50 ms */
 /* Fewer packets than this give no estimate; at least 2 (one gap). */
 #define RAPID_PC_MIN_PKTS_DEFAULT	3
 /* Longest p-stream, send or receive side, from packet 0 (ns): 275 s. */
@@ -265,11 +277,15 @@ struct rapid_pc_params {
 	u32 recv_gap_min_ns;	/* coalescing threshold (ns), 0 = off, <= 1 ms */
 	u32 min_pkts;		/* packets needed, [2, RAPID_PSTREAM_MAX] */
 	u32 q_noise_ns;		/* jitter floor on a rise's height (ns), <= 1 ms */
+	u32 noise_mult;		/* floor += mult * measured jitter / 2, <= 16 */
 };
 
 /*
  * One p-stream as the receiver saw it, compact: ~1.3 KB with
- * RAPID_PSTREAM_MAX = 128.  Packets 0..n-1 are recorded contiguously.
+ * RAPID_PSTREAM_MAX = 128.  Packets 0..n-1 are recorded contiguously, or,
+ * with @tolerant (rapid_pc_obs_tolerate()), in any order: @present says
+ * which; the offsets are then from the first arrival (receive) and from
+ * the earliest departure recorded (send).
  */
 struct rapid_pc_obs {
 	u64 snd0;				/* send stamp of packet 0 (ticks) */
@@ -279,15 +295,19 @@ struct rapid_pc_obs {
 	u32 snd_off[RAPID_PSTREAM_MAX];		/* snd_k - snd_0 (2^shift ns) */
 	u32 rcv_off[RAPID_PSTREAM_MAX];		/* rcv_k - rcv_0 (2^shift ns) */
 	u16 bytes[RAPID_PSTREAM_MAX];		/* payload of packet k (bytes) */
+	u64 present[RAPID_PC_MAP_WORDS];	/* tolerant: packets recorded */
+	u64 overtook[RAPID_PC_MAP_WORDS];	/* tolerant: known out of order */
 	struct rapid_pc_clock snd_clk;		/* sender's counter */
 	struct rapid_pc_clock rcv_clk;		/* receiver's counter */
 	u16 id;					/* stream id (sender's, opaque) */
 	u8 n;					/* packets recorded */
 	u8 stop;				/* RAPID_PC_STOP_* bits, 0 = open */
 	u8 shift;				/* offsets are in 2^shift ns */
+	u8 tolerant;				/* any arrival order accepted */
+	u8 got;					/* packets recorded */
 };
 
-#define RAPID_PC_OBS_SIZE_MAX	(32 + 10 * RAPID_PSTREAM_MAX + 32)
+#define RAPID_PC_OBS_SIZE_MAX	(32 + 10 * RAPID_PSTREAM_MAX + 64)
 
 /* Input of rapid_pc_obs_load(): one packet of a p-stream. */
 struct rapid_pc_pkt {
@@ -311,6 +331,9 @@ struct rapid_pc_result {
 	u8 open_start;		/* l of the open excursion, RAPID_PC_NONE */
 	u8 excursions;		/* valid (closed, >= L) excursions */
 	u8 coalesced;		/* packets whose delay was interpolated */
+	u8 reordered;		/* packets out of order with a neighbour */
+	u32 jitter_ns;		/* J measured on the stream (0: not measured) */
+	u64 floor_ns;		/* the height floor applied (ns) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -377,6 +400,7 @@ static inline void rapid_pc_params_init(struct rapid_pc_params *p)
 	p->recv_gap_min_ns = RAPID_PC_RECV_GAP_MIN_NS_DEFAULT;
 	p->min_pkts = RAPID_PC_MIN_PKTS_DEFAULT;
 	p->q_noise_ns = 0;
+	p->noise_mult = 0;
 }
 
 static inline bool rapid_pc_params_valid(const struct rapid_pc_params *p)
@@ -386,6 +410,7 @@ static inline bool rapid_pc_params_valid(const struct rapid_pc_params *p)
 	       p->min_excursion <= RAPID_PSTREAM_MAX &&
 	       p->recv_gap_min_ns <= RAPID_PC_RECV_GAP_MIN_NS_MAX &&
 	       p->q_noise_ns <= RAPID_PC_Q_NOISE_NS_MAX &&
+	       p->noise_mult <= RAPID_PC_NOISE_MULT_MAX &&
 	       p->min_pkts >= 2 && p->min_pkts <= RAPID_PSTREAM_MAX;
 }
 
@@ -407,6 +432,8 @@ static inline int rapid_pc_obs_init(struct rapid_pc_obs *o, u16 id,
 				    const struct rapid_pc_clock *snd_clk,
 				    const struct rapid_pc_clock *rcv_clk)
 {
+	u32 k;
+
 	o->snd0 = 0;
 	o->rcv0 = 0;
 	o->last_snd_ns = 0;
@@ -417,6 +444,12 @@ static inline int rapid_pc_obs_init(struct rapid_pc_obs *o, u16 id,
 	o->n = 0;
 	o->shift = 0;
 	o->stop = 0;
+	o->tolerant = 0;
+	o->got = 0;
+	for (k = 0; k < RAPID_PC_MAP_WORDS; k++) {
+		o->present[k] = 0;
+		o->overtook[k] = 0;
+	}
 	if (!rapid_pc_clock_valid(snd_clk) || !rapid_pc_clock_valid(rcv_clk)) {
 		o->stop = RAPID_PC_STOP_CLOCK;
 		return -1;
@@ -456,6 +489,103 @@ static inline void rapid_pc_obs_coarsen(struct rapid_pc_obs *o)
 }
 
 /*
+ * Accept packets in any order from now on (before the first one): a packet
+ * that overtook or trailed others is recorded, not a stop.  For paths that
+ * reorder (parallel links, wireless retransmission, delay jitter: netem
+ * gives every packet its own delay).  Its delay is still its own: only
+ * where it breaks the order of arrivals its neighbours' median stands in
+ * for it (rapid_pc_q()).  A packet never received leaves a hole: the
+ * analysis uses the packets before the first hole.
+ */
+static inline void rapid_pc_obs_tolerate(struct rapid_pc_obs *o)
+{
+	if (!o->got)
+		o->tolerant = 1;
+}
+
+static inline void rapid_pc_mark(u64 *map, u32 k)
+{
+	map[k / 64] |= 1ULL << (k % 64);
+}
+
+static inline bool rapid_pc_marked(const u64 *map, u32 k)
+{
+	return map[k / 64] & (1ULL << (k % 64));
+}
+
+/*
+ * A departure before the earliest recorded one (tolerant mode): move the
+ * send reference to it, shifting every recorded send offset by @back ns.
+ */
+static inline void rapid_pc_obs_rebase(struct rapid_pc_obs *o, u64 back)
+{
+	u64 top = 0;
+	u32 k;
+
+	for (k = 0; k < o->n; k++)
+		if (rapid_pc_marked(o->present, k) && o->snd_off[k] > top)
+			top = o->snd_off[k];
+	while (top + (back >> o->shift) > U32_MAX) {
+		rapid_pc_obs_coarsen(o);
+		top >>= 1;
+	}
+	for (k = 0; k < o->n; k++)
+		if (rapid_pc_marked(o->present, k))
+			o->snd_off[k] += (u32)(back >> o->shift);
+}
+
+/*
+ * The caller knows recorded packet @idx arrived out of order although its
+ * stamps do not show it (it overtook another stream's packets): its delay
+ * is its neighbours' median too (rapid_pc_q()).
+ */
+static inline void rapid_pc_obs_mark_overtook(struct rapid_pc_obs *o, u32 idx)
+{
+	if (o->tolerant && idx < RAPID_PSTREAM_MAX)
+		rapid_pc_mark(o->overtook, idx);
+}
+
+/* rapid_pc_obs_add() in tolerant mode; @idx < RAPID_PSTREAM_MAX, bytes ok. */
+static inline int rapid_pc_obs_add_any(struct rapid_pc_obs *o, u32 idx,
+				       u64 snd, u64 rcv, u32 bytes)
+{
+	u64 snd_ns = 0, rcv_ns = 0, back;
+
+	if (idx < o->n && rapid_pc_marked(o->present, idx))
+		return RAPID_PC_ADD_DUP;
+	if (!o->got) {
+		o->snd0 = snd;
+		o->rcv0 = rcv;
+	} else {
+		if (!rapid_pc_clock_offset(&o->rcv_clk, rcv, o->rcv0, &rcv_ns) ||
+		    rcv_ns < o->last_rcv_ns) {
+			o->stop = RAPID_PC_STOP_REORDER;	/* clock, not path */
+			return RAPID_PC_ADD_STOPPED;
+		}
+		if (!rapid_pc_clock_offset(&o->snd_clk, snd, o->snd0, &snd_ns)) {
+			if (!rapid_pc_clock_offset(&o->snd_clk, o->snd0, snd,
+						   &back)) {
+				o->stop = RAPID_PC_STOP_CLOCK;
+				return RAPID_PC_ADD_STOPPED;
+			}
+			rapid_pc_obs_rebase(o, back);
+			o->snd0 = snd;
+		}
+	}
+	while ((snd_ns >> o->shift) > U32_MAX || (rcv_ns >> o->shift) > U32_MAX)
+		rapid_pc_obs_coarsen(o);
+	o->snd_off[idx] = (u32)(snd_ns >> o->shift);
+	o->rcv_off[idx] = (u32)(rcv_ns >> o->shift);
+	o->bytes[idx] = (u16)bytes;
+	o->last_rcv_ns = rcv_ns;
+	rapid_pc_mark(o->present, idx);
+	if (idx >= o->n)
+		o->n = (u8)(idx + 1);
+	o->got++;
+	return RAPID_PC_ADD_OK;
+}
+
+/*
  * Record packet @idx (0-based position in the p-stream) sent at @snd and
  * received at @rcv (raw counter values) carrying @bytes of payload.
  * Packets must come in arrival order.  Index 0 sets the references.  An
@@ -469,6 +599,9 @@ static inline int rapid_pc_obs_add(struct rapid_pc_obs *o, u32 idx, u64 snd,
 
 	if (o->stop)
 		return RAPID_PC_ADD_IGNORED;
+	if (o->tolerant && idx < RAPID_PSTREAM_MAX && bytes &&
+	    bytes <= RAPID_PC_BYTES_MAX)
+		return rapid_pc_obs_add_any(o, idx, snd, rcv, bytes);
 	if (idx < o->n)
 		return RAPID_PC_ADD_DUP;
 	if (idx >= RAPID_PSTREAM_MAX) {
@@ -507,6 +640,7 @@ static inline int rapid_pc_obs_add(struct rapid_pc_obs *o, u32 idx, u64 snd,
 	o->last_snd_ns = snd_ns;
 	o->last_rcv_ns = rcv_ns;
 	o->n++;
+	o->got++;
 	return RAPID_PC_ADD_OK;
 }
 
@@ -569,6 +703,9 @@ static inline void rapid_pc_obs_load(struct rapid_pc_obs *o,
 /* Coalesced-group anchors of each packet, on the estimator's stack. */
 struct rapid_pc_ctx {
 	const struct rapid_pc_obs *o;
+	u32 n;				/* packets analysed */
+	u32 reordered;			/* packets marked in reo */
+	u64 reo[RAPID_PC_MAP_WORDS];	/* out of order with a neighbour */
 	u8 left[RAPID_PSTREAM_MAX];	/* trusted packet before the group */
 	u8 right[RAPID_PSTREAM_MAX];	/* last packet of the group, or k */
 };
@@ -579,7 +716,26 @@ static inline s64 rapid_pc_q_raw(const struct rapid_pc_obs *o, u32 k)
 	return (s64)o->rcv_off[k] - (s64)o->snd_off[k];
 }
 
-/* Relative queuing delay of packet k after coalescing repair. */
+/* Median of three. */
+static inline s64 rapid_pc_med3(s64 a, s64 b, s64 c)
+{
+	if (a > b) {
+		s64 t = a;
+
+		a = b;
+		b = t;
+	}
+	if (c <= a)
+		return a;
+	return c < b ? c : b;
+}
+
+/*
+ * Relative queuing delay of packet k after coalescing repair; a packet out
+ * of order with a neighbour (tolerant recording) counts as the median of
+ * itself and its neighbours' raw delays (one neighbour at either end): an
+ * overtaking packet's dip or a trailing one's peak goes, a ramp stays.
+ */
 static inline s64 rapid_pc_q(const struct rapid_pc_ctx *c, u32 k)
 {
 	const struct rapid_pc_obs *o = c->o;
@@ -587,6 +743,15 @@ static inline s64 rapid_pc_q(const struct rapid_pc_ctx *c, u32 k)
 	u64 pos, span;
 	s64 qa, qb;
 
+	if (c->reordered && rapid_pc_marked(c->reo, k)) {
+		if (k == 0)
+			return rapid_pc_q_raw(o, 1);
+		if (k + 1 >= c->n)
+			return rapid_pc_q_raw(o, k - 1);
+		return rapid_pc_med3(rapid_pc_q_raw(o, k - 1),
+				     rapid_pc_q_raw(o, k),
+				     rapid_pc_q_raw(o, k + 1));
+	}
 	if (b == k)
 		return rapid_pc_q_raw(o, k);
 	qb = rapid_pc_q_raw(o, b);
@@ -624,7 +789,7 @@ static inline u32 rapid_pc_find_groups(struct rapid_pc_ctx *c, u32 n,
 		c->left[k] = RAPID_PC_NONE;
 		c->right[k] = (u8)k;
 	}
-	if (!gap_min_ns)
+	if (!gap_min_ns || c->reordered)
 		return 0;
 	k = 1;
 	while (k < n) {
@@ -650,14 +815,77 @@ static inline u32 rapid_pc_find_groups(struct rapid_pc_ctx *c, u32 n,
 	return fixed;
 }
 
-static inline void rapid_pc_mark(u64 *map, u32 k)
+/*
+ * Tolerant recording: mark both packets of every pair of neighbours that
+ * arrived in the wrong order (rapid_pc_q() then takes their medians).
+ * Returns the packets marked.
+ */
+static inline u32 rapid_pc_find_reordered(struct rapid_pc_ctx *c, u32 n)
 {
-	map[k / 64] |= 1ULL << (k % 64);
+	const struct rapid_pc_obs *o = c->o;
+	u32 k, m = 0;
+
+	for (k = 0; k < RAPID_PC_MAP_WORDS; k++)
+		c->reo[k] = 0;
+	c->reordered = 0;
+	if (!o->tolerant)
+		return 0;
+	for (k = 0; k < n; k++) {
+		if (rapid_pc_marked(o->overtook, k)) {
+			rapid_pc_mark(c->reo, k);
+			m++;
+		}
+	}
+	for (k = 1; k < n; k++) {
+		if (o->rcv_off[k] >= o->rcv_off[k - 1])
+			continue;
+		if (!rapid_pc_marked(c->reo, k - 1)) {
+			rapid_pc_mark(c->reo, k - 1);
+			m++;
+		}
+		if (!rapid_pc_marked(c->reo, k)) {
+			rapid_pc_mark(c->reo, k);
+			m++;
+		}
+	}
+	c->reordered = m;
+	return m;
 }
 
-static inline bool rapid_pc_marked(const u64 *map, u32 k)
+/*
+ * The stream's own delay jitter J (2^shift ns): the median of
+ * |q_{k+1} - 2 q_k + q_{k-1}| over packets 0..n-1, from a histogram of
+ * powers of two, interpolated linearly inside the median's bucket (within
+ * a few percent for a smooth spread).  A queue ramp has second differences
+ * near 0, independent noise of deviation s a median of ~1.65 s.  0 with
+ * fewer than three second differences.
+ */
+static inline u64 rapid_pc_jitter(const struct rapid_pc_ctx *c, u32 n)
 {
-	return map[k / 64] & (1ULL << (k % 64));
+	u8 cnt[40] = { 0 };
+	u32 k, b, m, below = 0, half;
+	u64 lo;
+
+	if (n < 5)
+		return 0;
+	for (k = 1; k + 1 < n; k++) {
+		s64 d = rapid_pc_q_raw(c->o, k + 1) -
+			2 * rapid_pc_q_raw(c->o, k) +
+			rapid_pc_q_raw(c->o, k - 1);
+
+		cnt[rapid_pc_fls64(d < 0 ? (u64)-d : (u64)d)]++;
+	}
+	m = n - 2;
+	half = m / 2;
+	for (b = 0; b < 40; b++) {
+		if (below + cnt[b] > half)
+			break;
+		below += cnt[b];
+	}
+	if (b == 0 || b >= 40)
+		return 0;
+	lo = 1ULL << (b - 1);
+	return lo + div_u64(lo * (2 * (half - below) + 1), 2 * cnt[b]);
 }
 
 /*
@@ -785,16 +1013,27 @@ static inline int rapid_pc_estimate(const struct rapid_pc_obs *o,
 				    struct rapid_pc_result *res)
 {
 	struct rapid_pc_ctx c;
-	u64 total_ns, unmarked_ns = 0, marked_bytes = 0, rate_x, d;
+	u64 total_ns, unmarked_ns = 0, marked_bytes = 0, rate_x, d, floor;
 	u32 n = o->n, k, l, x;
 
 	*res = (struct rapid_pc_result){ 0 };
 	res->open_start = RAPID_PC_NONE;
 	res->stop = o->stop;
 
-	/* Offsets coarsened by a long stream may tie: cut there. */
+	/* Tolerant recording: the packets before the first hole. */
+	for (k = 0; o->tolerant && k < n; k++) {
+		if (!rapid_pc_marked(o->present, k)) {
+			n = k;
+			res->stop |= RAPID_PC_STOP_LOSS;
+			break;
+		}
+	}
+	/*
+	 * Offsets coarsened by a long stream may tie (cut there); in any
+	 * order, a sender's stamps that do not increase are not a chirp.
+	 */
 	for (k = 1; k < n; k++) {
-		if (o->snd_off[k] == o->snd_off[k - 1]) {
+		if (o->snd_off[k] <= o->snd_off[k - 1]) {
 			n = k;
 			res->stop |= RAPID_PC_STOP_CLOCK;
 			break;
@@ -805,9 +1044,23 @@ static inline int rapid_pc_estimate(const struct rapid_pc_obs *o,
 		return RAPID_PC_RULE_INVALID;
 
 	c.o = o;
+	c.n = n;
+	res->reordered = (u8)rapid_pc_find_reordered(&c, n);
 	res->coalesced = (u8)rapid_pc_find_groups(&c, n, p->recv_gap_min_ns);
+	floor = p->q_noise_ns >> o->shift;
+	if (p->noise_mult) {
+		u64 j = rapid_pc_jitter(&c, n);
+
+		j <<= o->shift;
+		res->jitter_ns = j > U32_MAX ? U32_MAX : (u32)j;
+		j >>= o->shift;
+		floor += (p->noise_mult * j) >> 1;
+		if (floor > (RAPID_PC_NOISE_FLOOR_MAX_NS >> o->shift))
+			floor = RAPID_PC_NOISE_FLOOR_MAX_NS >> o->shift;
+	}
+	res->floor_ns = floor << o->shift;
 	rapid_pc_find_excursions(&c, n, p->f_milli, p->min_excursion,
-				 rapid_pc_noise(o), (s64)(p->q_noise_ns >> o->shift),
+				 rapid_pc_noise(o), (s64)floor,
 				 res->stop != 0, res);
 
 	l = res->open_start;
@@ -1103,6 +1356,22 @@ static inline bool rapid_dopt_unwrap(u64 last64, u32 last32, u32 tx32,
 	if (step > RAPID_DOPT_STEP_MAX)
 		return false;
 	*tx64 = last64 + step;
+	return true;
+}
+
+/*
+ * As rapid_dopt_unwrap() for a packet in any order: the step from the
+ * previous packet may be negative (it left earlier), |step| <= 2^31 - 1 ns.
+ * Returns false, leaving *tx64 alone, when it would go below 0.
+ */
+static inline bool rapid_dopt_unwrap_any(u64 last64, u32 last32, u32 tx32,
+					 u64 *tx64)
+{
+	s32 step = (s32)(tx32 - last32);
+
+	if (step < 0 && (u64)(-(s64)step) > last64)
+		return false;
+	*tx64 = last64 + (s64)step;
 	return true;
 }
 

@@ -59,10 +59,13 @@
  * unload.  Each flow has a spinlock (BH-safe: the receive hook runs in
  * softirq, the output hook also in process context); nothing sleeps.
  *
- * A stream is complete when its last index (N-1) arrives or a newer stream
- * id starts; packets of older streams are ignored.  Loss and reordering
- * inside a stream stop its record there (rapid_pc_obs_add()); the prefix is
- * analysed and the result flagged truncated.  Each completed stream's
+ * A stream is complete when all its N packets are in (with reorder=0: when
+ * its last index arrives) or a newer stream starts; packets of older
+ * streams are ignored.  Packets that arrive out of order are recorded
+ * (reorder=1, rapid_pc_obs_tolerate(); a newer stream's packet that
+ * overtook the current stream's tail is held for its own stream,
+ * rapid_rx_record()); a packet that never arrives ends the usable prefix
+ * there, which is analysed and the result flagged truncated.  Each completed stream's
  * result (also "no estimate", rule 0) is reported on the next feedback_acks
  * pure ACKs of the flow.
  *
@@ -133,10 +136,17 @@ struct rapid_rx_flow {
 	u32 streams;			/* streams analysed */
 	u32 fed;			/* ACKs that carried the current estimate */
 	struct rapid_opt est;		/* result of the last analysed stream */
+	u64 early_tx;			/* held packet of a newer stream: departure, ns */
+	u64 early_rcv;			/* ... its arrival (ktime ns) */
+	u16 early_bytes;		/* ... its payload */
+	u16 early_id;			/* ... its stream id */
+	u8 early_idx;			/* ... its index */
+	u8 early_n;			/* ... its stream's N */
 	u16 done_id;			/* its stream id */
 	u8 n;				/* packets (N) of the stream being recorded */
 	u8 active:1,			/* a stream is being recorded in obs */
-	   have_est:1;			/* est/done_id are valid */
+	   have_est:1,			/* est/done_id are valid */
+	   have_early:1;		/* early_* hold a packet */
 	struct rapid_pc_obs obs;	/* the stream being recorded */
 };
 
@@ -172,6 +182,8 @@ enum rapid_rx_stat {
 	RAPID_RX_MARKED,	/* lab marker: data segments marked */
 	RAPID_RX_MARK_FAILED,	/* lab marker: marking refused */
 	RAPID_RX_MERGED,	/* marked arrivals merged by a receive offload */
+	RAPID_RX_REORDERED,	/* packets recorded out of order (reorder=1) */
+	RAPID_RX_EARLY,		/* ... of them held: a newer stream's, early */
 	RAPID_RX_NSTATS
 };
 
@@ -179,7 +191,7 @@ static const char * const rapid_rx_stat_names[RAPID_RX_NSTATS] = {
 	"flows_new", "flows_closed", "flows_evicted", "flows_freed",
 	"flows_refused", "no_socket", "pkts", "stale", "bad_opt", "streams", "estimates",
 	"truncated", "feedback", "no_room", "add_failed", "marked",
-	"mark_failed", "merged",
+	"mark_failed", "merged", "reordered", "early",
 };
 
 static DEFINE_PER_CPU(unsigned long[RAPID_RX_NSTATS], rapid_rx_stats);
@@ -216,6 +228,12 @@ CC_PARAM(q_noise_ns, rapid_rx_p_q_noise, 0644, 10000, 0, 1000000, "ns",
 	 "a delay rise counts only once its height exceeds this stamping-jitter floor");
 static_assert(RAPID_PC_Q_NOISE_NS_RX_DEFAULT == 10000 &&
 	      RAPID_PC_Q_NOISE_NS_MAX == 1000000);
+CC_PARAM(noise_mult, rapid_rx_p_noise_mult, 0644, 3, 0, 16, "x J/2",
+	 "the height floor grows by this many halves of the stream's own delay jitter J, 0 = off");
+static_assert(RAPID_PC_NOISE_MULT_RX_DEFAULT == 3 &&
+	      RAPID_PC_NOISE_MULT_MAX == 16);
+CC_PARAM(reorder, rapid_rx_p_reorder, 0644, 1, 0, 1, "bool",
+	 "record a stream's packets in any order of arrival, 0 = stop at the first out of order");
 CC_PARAM(min_pkts, rapid_rx_p_min_pkts, 0644, 3, 2, 128, "packets",
 	 "fewer usable packets in a stream give no estimate");
 static_assert(RAPID_PC_MIN_PKTS_DEFAULT == 3);
@@ -258,6 +276,7 @@ static void rapid_rx_params_load(struct rapid_pc_params *p)
 	p->recv_gap_min_ns = READ_ONCE(rapid_rx_p_recv_gap_min.val);
 	p->min_pkts = READ_ONCE(rapid_rx_p_min_pkts.val);
 	p->q_noise_ns = READ_ONCE(rapid_rx_p_q_noise.val);
+	p->noise_mult = READ_ONCE(rapid_rx_p_noise_mult.val);
 }
 
 /* ---- flow table ------------------------------------------------------------ */
@@ -482,20 +501,60 @@ static void rapid_rx_stream_finish(struct rapid_rx_flow *f)
 		rapid_rx_count(RAPID_RX_TRUNCATED);
 }
 
+/* Record a packet in f->obs; updates the departure the next one unwraps from. */
+static void rapid_rx_add(struct rapid_rx_flow *f, u32 idx, u64 tx, u32 tx32,
+			 u64 rcv, u32 bytes, u32 segs)
+{
+	u8 got = f->obs.got;
+	int ret;
+
+	ret = rapid_pc_obs_add_segs(&f->obs, idx, tx, rcv, bytes, segs);
+	if (ret != RAPID_PC_ADD_OK)
+		return;
+	f->tx_last = tx;
+	f->tx_last32 = tx32;
+	if (f->obs.tolerant && got && idx + 1 != f->obs.n)
+		rapid_rx_count(RAPID_RX_REORDERED);
+}
+
 /*
  * One marked data packet of @bytes payload arrived at @now, as @segs
  * segments (more than one: merged by GRO/LRO, rapid_pc_obs_add_segs());
  * f->lock held.
+ *
+ * With reorder=1 a stream is recorded in any order (rapid_pc_obs_tolerate())
+ * and completes when all its N packets are in, or when a newer stream
+ * starts (a second packet of it).  The first packet of a newer stream
+ * that arrives while the current one is incomplete may have overtaken the
+ * current stream's tail (a netem "reorder", a wireless retransmission): it
+ * is held, recorded first when its stream starts, and its delay counts as
+ * its neighbours' median (rapid_pc_obs_mark_overtook()).  Departures unwrap from the last
+ * recorded packet's in either direction.
  */
 static void rapid_rx_record(struct rapid_rx_flow *f, const struct rapid_dopt *d,
 			    u32 bytes, u32 segs, u64 now)
 {
 	static const struct rapid_pc_clock clk = { .tick_ns = 1, .bits = 64 };
+	bool tol = READ_ONCE(rapid_rx_p_reorder.val);
 	u64 tx = d->tx_ns;
 
 	if (f->active && d->stream_id != f->obs.id) {
 		if ((s16)(d->stream_id - f->obs.id) < 0) {
 			rapid_rx_count(RAPID_RX_STALE);
+			return;
+		}
+		if (f->obs.tolerant && !f->have_early && segs <= 1 &&
+		    d->idx < RAPID_PSTREAM_MAX && f->obs.got < f->n &&
+		    rapid_dopt_unwrap_any(f->tx_last, f->tx_last32, d->tx_ns,
+					  &tx)) {
+			f->early_tx = tx;
+			f->early_rcv = now;
+			f->early_bytes = (u16)min_t(u32, bytes, U16_MAX);
+			f->early_id = d->stream_id;
+			f->early_idx = (u8)d->idx;
+			f->early_n = d->n;
+			f->have_early = 1;
+			rapid_rx_count(RAPID_RX_EARLY);
 			return;
 		}
 		rapid_rx_stream_finish(f);	/* a newer stream closes it */
@@ -506,26 +565,42 @@ static void rapid_rx_record(struct rapid_rx_flow *f, const struct rapid_dopt *d,
 			return;
 		}
 		rapid_pc_obs_init(&f->obs, d->stream_id, &clk, &clk);
+		if (tol)
+			rapid_pc_obs_tolerate(&f->obs);
 		f->n = d->n;
 		f->active = 1;
+		if (f->have_early && f->early_id == d->stream_id &&
+		    f->early_n == d->n && tol) {
+			rapid_rx_add(f, f->early_idx, f->early_tx,
+				     (u32)f->early_tx, f->early_rcv,
+				     f->early_bytes, 1);
+			rapid_pc_obs_mark_overtook(&f->obs, f->early_idx);
+			rapid_rx_count(RAPID_RX_REORDERED);
+		}
+		f->have_early = 0;
 	}
 	if (d->n != f->n) {
 		rapid_rx_count(RAPID_RX_BAD_OPT);
 		return;
 	}
 	f->pkts++;
-	/* the next packet in order: its 32-bit departure unwraps from the last */
-	if (d->idx && d->idx == f->obs.n && !f->obs.stop &&
-	    !rapid_dopt_unwrap(f->tx_last, f->tx_last32, d->tx_ns, &tx))
+	tx = d->tx_ns;
+	if (f->obs.tolerant) {
+		/* from the last recorded packet, in either direction */
+		if (f->obs.got && !f->obs.stop &&
+		    !rapid_dopt_unwrap_any(f->tx_last, f->tx_last32, d->tx_ns,
+					   &tx))
+			rapid_pc_obs_stop(&f->obs, RAPID_PC_STOP_CLOCK);
+	} else if (d->idx && d->idx == f->obs.n && !f->obs.stop &&
+		   !rapid_dopt_unwrap(f->tx_last, f->tx_last32, d->tx_ns, &tx)) {
+		/* the next packet in order: its departure unwraps from the last */
 		rapid_pc_obs_stop(&f->obs, RAPID_PC_STOP_CLOCK);
+	}
 	if (segs > 1)
 		rapid_rx_count(RAPID_RX_MERGED);
-	if (rapid_pc_obs_add_segs(&f->obs, d->idx, tx, now, bytes, segs) ==
-	    RAPID_PC_ADD_OK) {
-		f->tx_last = tx;
-		f->tx_last32 = d->tx_ns;
-	}
-	if (d->idx == f->n - 1)
+	rapid_rx_add(f, d->idx, tx, d->tx_ns, now, bytes, segs);
+	if (f->obs.tolerant ? f->obs.got >= f->n || f->obs.stop :
+	    d->idx == f->n - 1)
 		rapid_rx_stream_finish(f);
 }
 

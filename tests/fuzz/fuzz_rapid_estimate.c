@@ -72,6 +72,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rule != RAPID_PC_RULE_INVALID && !res.abest)
 		abort();
 
+	/* tolerant recording: any order, departures back and forth */
+	p.noise_mult = take(&r, 1) % (RAPID_PC_NOISE_MULT_MAX + 1);
+	rapid_pc_obs_init(&obs, (u16)take(&r, 2), &clocks[take(&r, 1) % 4],
+			  &clocks[take(&r, 1) % 4]);
+	rapid_pc_obs_tolerate(&obs);
+	pkts = take(&r, 1) % (RAPID_PSTREAM_MAX + 8);
+	snd = take(&r, 8);
+	rcv = take(&r, 8);
+	for (i = 0; i < pkts; i++) {
+		uint32_t idx = take(&r, 1) % (RAPID_PSTREAM_MAX + 4);
+
+		snd += (int64_t)(int16_t)take(&r, 2) * (int64_t)take(&r, 1);
+		rcv += take(&r, 3);
+		rapid_pc_obs_add(&obs, idx, snd, rcv, take(&r, 2));
+		if (take(&r, 1) == 0xfe)
+			rapid_pc_obs_mark_overtook(&obs, idx);
+	}
+	rule = rapid_pc_estimate(&obs, &p, &res);
+	if (rule != RAPID_PC_RULE_INVALID &&
+	    (!res.abest || (res.abest > res.top_rate && res.top_rate)))
+		abort();
+	p.noise_mult = 0;
+
 	/* the sender's estimate on an arbitrary ACK clock */
 	n = 2 + take(&r, 1) % (RAPID_N_MAX - 1);
 	m = RAPID_M_MIN + take(&r, 2) % (RAPID_M_MAX - RAPID_M_MIN + 1);
