@@ -63,7 +63,11 @@
  *    open excursion and gives a lower estimate.  Everything after a hole is
  *    dropped rather than guessed.  A truncated "no trend" answer is only a
  *    lower bound (the rates above the hole were not seen): the sender decides
- *    what to do with it (the flag travels in the option).  Prefixes shorter
+ *    what to do with it (the flag travels in the option).  A recording made
+ *    tolerant (rapid_pc_obs_tolerate(), tcp_rapid_rx's reorder=1) takes
+ *    packets in any order instead: only a packet that never arrives cuts
+ *    the prefix, and a packet out of order with a neighbour counts as the
+ *    median of its and their delays (rapid_pc_q()).  Prefixes shorter
  *    than min_pkts give no estimate.  A rise still open where a prefix is
  *    cut counts as a trend only when it spans at least L gaps: a shorter one
  *    may have been about to end (with random loss, short prefixes that end
@@ -103,6 +107,13 @@
  *    never opens an excursion; a trend does, whatever its steps (which
  *    with cross traffic are much smaller than the jitter).
  *
+ *  - Path jitter (noise_mult, 0 by default, 3 in tcp_rapid_rx): the floor
+ *    grows by noise_mult * J / 2, J the stream's own median |second
+ *    difference| of q (rapid_pc_jitter()), near 0 for a queue's ramp, and
+ *    ~1.65 s for independent delay noise of deviation s (radio links,
+ *    netem jitter).  Without it such noise opens excursions from every dip
+ *    and the estimates collapse (docs/rapid-helper.md#jitter-floor).
+ *
  *  - Clocks: send and receive timestamps are counters of any width from 16
  *    to 64 bits (e.g. a 32-bit TCP TSval in microseconds with tcp_usec_ts, or
  *    64-bit ktime ns) with a tick length in ns; offsets from packet 0 are
@@ -112,9 +123,9 @@
  *
  * Memory: struct rapid_pc_obs keeps one p-stream as u32 offsets from
  * packet 0 (units 2^shift ns; shift grows when a stream spans more than
- * 4.29 s) and u16 payload sizes: 1336 bytes on x86_64 for
+ * 4.29 s) and u16 payload sizes: 1368 bytes on x86_64 for
  * RAPID_PSTREAM_MAX = 128 (RAPID_PC_OBS_SIZE_MAX bounds it).  The estimator
- * needs about 400 bytes of stack and runs in O(n); D is rounded down, by at
+ * needs about 500 bytes of stack and runs in O(n); D is rounded down, by at
  * most 3 bytes/s.
  *
  * Overflow bounds: offsets <= RAPID_PC_SPAN_MAX_NS = 2^38 ns (275 s), so

@@ -124,6 +124,21 @@ struct rapid_rx_key {
 	u32 version;		/* 4 or 6 */
 };
 
+/*
+ * Packets of the next stream that arrived while the current one was still
+ * incomplete (reorder=1): its stragglers may be on their way.  16 hold
+ * 10 ms of a 20 Mbit/s stream, about 2.5 standard deviations of netem's
+ * 5 ms jitter.
+ */
+#define RAPID_RX_HELD	16
+
+struct rapid_rx_held {
+	u64 tx;				/* departure, unwrapped, ns */
+	u64 rcv;			/* arrival, ktime ns */
+	u16 bytes;			/* payload */
+	u8 idx;				/* index in its stream */
+};
+
 struct rapid_rx_flow {
 	struct hlist_node node;		/* in rapid_rx_net.hash (RCU) */
 	struct rcu_head rcu;		/* for kfree_rcu() */
@@ -136,17 +151,15 @@ struct rapid_rx_flow {
 	u32 streams;			/* streams analysed */
 	u32 fed;			/* ACKs that carried the current estimate */
 	struct rapid_opt est;		/* result of the last analysed stream */
-	u64 early_tx;			/* held packet of a newer stream: departure, ns */
-	u64 early_rcv;			/* ... its arrival (ktime ns) */
-	u16 early_bytes;		/* ... its payload */
-	u16 early_id;			/* ... its stream id */
-	u8 early_idx;			/* ... its index */
-	u8 early_n;			/* ... its stream's N */
+	struct rapid_rx_held held[RAPID_RX_HELD];	/* the next stream's */
+	u64 last_rcv;			/* arrival of the last packet recorded, ns */
+	u16 held_id;			/* stream id of the held packets */
+	u8 nheld;			/* packets in held[] */
+	u8 held_n;			/* their stream's N */
 	u16 done_id;			/* its stream id */
 	u8 n;				/* packets (N) of the stream being recorded */
 	u8 active:1,			/* a stream is being recorded in obs */
-	   have_est:1,			/* est/done_id are valid */
-	   have_early:1;		/* early_* hold a packet */
+	   have_est:1;			/* est/done_id are valid */
 	struct rapid_pc_obs obs;	/* the stream being recorded */
 };
 
@@ -183,7 +196,7 @@ enum rapid_rx_stat {
 	RAPID_RX_MARK_FAILED,	/* lab marker: marking refused */
 	RAPID_RX_MERGED,	/* marked arrivals merged by a receive offload */
 	RAPID_RX_REORDERED,	/* packets recorded out of order (reorder=1) */
-	RAPID_RX_EARLY,		/* ... of them held: a newer stream's, early */
+	RAPID_RX_EARLY,		/* packets of the next stream held (reorder=1) */
 	RAPID_RX_NSTATS
 };
 
@@ -210,7 +223,7 @@ static void rapid_rx_count(enum rapid_rx_stat s)
  * running flows.  The pathchirp bounds and defaults are rapid_pathchirp.h's.
  */
 CC_PARAM(max_flows, rapid_rx_p_max_flows, 0644, 1024, 1, 65536, "flows",
-	 "flows tracked per network namespace, ~1.5 KB each");
+	 "flows tracked per network namespace, ~2 KB each");
 CC_PARAM(idle_ms, rapid_rx_p_idle_ms, 0644, 10000, 100, 3600000, "ms",
 	 "a flow without marked data for this long is evicted");
 CC_PARAM(f_milli, rapid_rx_p_f_milli, 0644, 6000, 1000, 1000000, "1/1000",
@@ -513,6 +526,7 @@ static void rapid_rx_add(struct rapid_rx_flow *f, u32 idx, u64 tx, u32 tx32,
 		return;
 	f->tx_last = tx;
 	f->tx_last32 = tx32;
+	f->last_rcv = rcv;
 	if (f->obs.tolerant && got && idx + 1 != f->obs.n)
 		rapid_rx_count(RAPID_RX_REORDERED);
 }
@@ -524,11 +538,14 @@ static void rapid_rx_add(struct rapid_rx_flow *f, u32 idx, u64 tx, u32 tx32,
  *
  * With reorder=1 a stream is recorded in any order (rapid_pc_obs_tolerate())
  * and completes when all its N packets are in, or when a newer stream
- * starts (a second packet of it).  The first packet of a newer stream
- * that arrives while the current one is incomplete may have overtaken the
- * current stream's tail (a netem "reorder", a wireless retransmission): it
- * is held, recorded first when its stream starts, and its delay counts as
- * its neighbours' median (rapid_pc_obs_mark_overtook()).  Departures unwrap from the last
+ * starts.  Packets of the next stream that arrive while the current one
+ * is incomplete (its stragglers may still come: netem's jitter, or the new
+ * packets overtook it: netem's "reorder") are held, up to RAPID_RX_HELD,
+ * and recorded first when their stream starts; the current stream ends
+ * when it is complete, when held[] is full, or when a packet of a stream
+ * after the held one arrives.  Held packets that arrived before the
+ * current stream's last one overtook it: their delay counts as their
+ * neighbours' median (rapid_pc_obs_mark_overtook()).  Departures unwrap from the last
  * recorded packet's in either direction.
  */
 static void rapid_rx_record(struct rapid_rx_flow *f, const struct rapid_dopt *d,
@@ -543,25 +560,32 @@ static void rapid_rx_record(struct rapid_rx_flow *f, const struct rapid_dopt *d,
 			rapid_rx_count(RAPID_RX_STALE);
 			return;
 		}
-		if (f->obs.tolerant && !f->have_early && segs <= 1 &&
-		    d->idx < RAPID_PSTREAM_MAX && f->obs.got < f->n &&
+		if (f->obs.tolerant && f->obs.got < f->n && segs <= 1 &&
+		    d->idx < RAPID_PSTREAM_MAX && f->nheld < RAPID_RX_HELD &&
+		    (!f->nheld || (d->stream_id == f->held_id &&
+				   d->n == f->held_n)) &&
 		    rapid_dopt_unwrap_any(f->tx_last, f->tx_last32, d->tx_ns,
 					  &tx)) {
-			f->early_tx = tx;
-			f->early_rcv = now;
-			f->early_bytes = (u16)min_t(u32, bytes, U16_MAX);
-			f->early_id = d->stream_id;
-			f->early_idx = (u8)d->idx;
-			f->early_n = d->n;
-			f->have_early = 1;
+			struct rapid_rx_held *h = &f->held[f->nheld++];
+
+			h->tx = tx;
+			h->rcv = now;
+			h->bytes = (u16)min_t(u32, bytes, U16_MAX);
+			h->idx = (u8)d->idx;
+			f->held_id = d->stream_id;
+			f->held_n = d->n;
 			rapid_rx_count(RAPID_RX_EARLY);
 			return;
 		}
 		rapid_rx_stream_finish(f);	/* a newer stream closes it */
 	}
 	if (!f->active) {
+		u64 prev_rcv = f->last_rcv;
+		u32 i;
+
 		if (f->have_est && (s16)(d->stream_id - f->done_id) <= 0) {
 			rapid_rx_count(RAPID_RX_STALE);
+			f->nheld = 0;
 			return;
 		}
 		rapid_pc_obs_init(&f->obs, d->stream_id, &clk, &clk);
@@ -569,15 +593,22 @@ static void rapid_rx_record(struct rapid_rx_flow *f, const struct rapid_dopt *d,
 			rapid_pc_obs_tolerate(&f->obs);
 		f->n = d->n;
 		f->active = 1;
-		if (f->have_early && f->early_id == d->stream_id &&
-		    f->early_n == d->n && tol) {
-			rapid_rx_add(f, f->early_idx, f->early_tx,
-				     (u32)f->early_tx, f->early_rcv,
-				     f->early_bytes, 1);
-			rapid_pc_obs_mark_overtook(&f->obs, f->early_idx);
+		/*
+		 * Held packets first, in their order of arrival; those that
+		 * arrived before the last packet of the stream they overtook
+		 * are marked (their delay is their neighbours' median).
+		 */
+		for (i = 0; tol && i < f->nheld && f->held_id == d->stream_id &&
+		     f->held_n == d->n; i++) {
+			struct rapid_rx_held *h = &f->held[i];
+
+			rapid_rx_add(f, h->idx, h->tx, (u32)h->tx, h->rcv,
+				     h->bytes, 1);
+			if (h->rcv < prev_rcv)
+				rapid_pc_obs_mark_overtook(&f->obs, h->idx);
 			rapid_rx_count(RAPID_RX_REORDERED);
 		}
-		f->have_early = 0;
+		f->nheld = 0;
 	}
 	if (d->n != f->n) {
 		rapid_rx_count(RAPID_RX_BAD_OPT);

@@ -58,6 +58,9 @@ static const char usage_text[] =
 "      --send-bits B       send-clock width, wraps modulo 2^B (default 64)\n"
 "      --recv-tick-ns T    ns per receive-clock tick (default 1)\n"
 "      --recv-bits B       receive-clock width (default 64)\n"
+"  -j, --noise-mult K      the floor also grows by K halves of the stream's\n"
+"                          own delay jitter J (0..16, default 0; the helper's\n"
+"                          noise_mult is 3)\n"
 "  -x, --option            also print the 8-byte TCP option (hex)\n"
 "  -v, --verbose           per-gap detail: send gap, q_k, R_k, marks\n"
 "  -h, --help              this text\n"
@@ -351,6 +354,7 @@ int main(int argc, char **argv)
 		{ "recv-gap-min", required_argument, NULL, 'g' },
 		{ "min-pkts", required_argument, NULL, 'm' },
 		{ "q-noise", required_argument, NULL, 'n' },
+		{ "noise-mult", required_argument, NULL, 'j' },
 		{ "send-tick-ns", required_argument, NULL, O_STICK },
 		{ "send-bits", required_argument, NULL, O_SBITS },
 		{ "recv-tick-ns", required_argument, NULL, O_RTICK },
@@ -372,7 +376,7 @@ int main(int argc, char **argv)
 	int c, ret;
 
 	rapid_pc_params_init(&t.params);
-	while ((c = getopt_long(argc, argv, "F:L:g:m:n:xvh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "F:L:g:m:n:j:xvh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			fval = strtod(optarg, &end);
@@ -403,6 +407,12 @@ int main(int argc, char **argv)
 				      &v))
 				return 2;
 			t.params.q_noise_ns = (uint32_t)v;
+			break;
+		case 'j':
+			if (parse_num(optarg, "noise-mult", 0,
+				      RAPID_PC_NOISE_MULT_MAX, &v))
+				return 2;
+			t.params.noise_mult = (uint32_t)v;
 			break;
 		case O_STICK:
 		case O_RTICK:

@@ -364,7 +364,7 @@ kt_check "converter: receiver capture -> trace" \
 	"$KT_TMP/off6.pcap" -o "$KT_TMP/off6.trace"
 kt_diag "converter: $(cat "$KT_TMP/off6.trace" | head -n 1)"
 opts="-F $(awk '{ printf "%.3f", $1 / 1000 }' "$P/f_milli") -L $(cat "$P/min_excursion")"
-opts="$opts -g $(cat "$P/recv_gap_min_ns") -m $(cat "$P/min_pkts") -n $(cat "$P/q_noise_ns")"
+opts="$opts -g $(cat "$P/recv_gap_min_ns") -m $(cat "$P/min_pkts") -n $(cat "$P/q_noise_ns") -j $(cat "$P/noise_mult")"
 kt_check "rapid-trace analyses the converted trace with the helper's parameters ($opts)" \
 	bash -c "$CLI $opts $KT_TMP/off6.trace >$KT_TMP/off6.out"
 # per stream with feedback: CLI ABest, helper ABest (columns 4 and fb=)
@@ -409,6 +409,27 @@ kt_cmp "2% loss: no ACK header beyond 60 bytes (doff words)" "$(v "$s" max_doff)
 kt_diag "2% loss: feedback on ACKs up to doff $(v "$s" fb_max_doff), no_room $(d lossy4 no_room)"
 kt_cmp "2% loss: no TcpInCsumErrors (receiver + sender)" \
 	"$(( $(csum_errors "$LAB_RCV") + $(csum_errors "$snd") ))" "==" 0
+
+# --- reordering: streams recorded in any order (reorder=1) -----------------
+# netem's reorder sends 10% of the packets without the 2 ms delay: each one
+# overtakes the packets before it.  With reorder=0 (the old rule) a stream
+# stopped at its first overtaking packet, and a packet that overtook the
+# stream before it closed that stream; reorder=1 records them in any order.
+lab_set_data_netem "delay 2ms reorder 10%"
+echo 0 >"$P/reorder"
+marked_run 4 5616 reo0 2
+echo 1 >"$P/reorder"
+marked_run 4 5617 reo1 2
+lab_set_data_netem ""
+share() { awk -v t="$(d "$1" truncated)" -v s="$(d "$1" streams)" \
+	'BEGIN { printf "%.2f\n", s ? t / s : 1 }'; }
+kt_diag "reorder 10%: truncated streams reorder=0 $(d reo0 truncated)/$(d reo0 streams), reorder=1 $(d reo1 truncated)/$(d reo1 streams); reordered $(d reo1 reordered), held $(d reo1 early)"
+kt_cmp "reorder 10%, reorder=0 (control): most streams cut short (share)" "$(share reo0)" ">" 0.5
+kt_cmp "reorder 10%, reorder=1: packets recorded out of order" "$(d reo1 reordered)" ">" 20
+kt_cmp "reorder 10%, reorder=1: packets of the next stream held" "$(d reo1 early)" ">" 5
+kt_cmp "reorder 10%, reorder=1: few streams cut short (share)" "$(share reo1)" "<" 0.2
+kt_cmp "reorder 10%, reorder=1: streams analysed" "$(d reo1 streams)" ">" 15
+kt_cmp "reorder 10%, reorder=1: streams that gave an estimate" "$(d reo1 estimates)" ">" 10
 
 # --- path MTU below the peer's MSS: the sender keeps room for the option ----
 # The first full-size segments hit a 1400-byte link; after PMTU discovery
