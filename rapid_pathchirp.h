@@ -111,8 +111,9 @@
  *    grows by noise_mult * J / 2, J the stream's own median |second
  *    difference| of q (rapid_pc_jitter()), near 0 for a queue's ramp, and
  *    ~1.65 s for independent delay noise of deviation s (radio links,
- *    netem jitter).  Without it such noise opens excursions from every dip
- *    and the estimates collapse (docs/rapid-helper.md#jitter-floor).
+ *    netem jitter), applied when J exceeds the stream's mean send gap.
+ *    Without it such noise opens excursions from every dip and the
+ *    estimates collapse (docs/rapid-helper.md#jitter-floor).
  *
  *  - Clocks: send and receive timestamps are counters of any width from 16
  *    to 64 bits (e.g. a 32-bit TCP TSval in microseconds with tcp_usec_ts, or
@@ -231,9 +232,11 @@
  * J = median over the stream of |q_{k+1} - 2 q_k + q_{k-1}|, which a queue
  * ramp (linear, or the chirp's slow curve) leaves near 0 and independent
  * delay noise of deviation s puts at ~1.65 s.  The height floor becomes
- * q_noise_ns + noise_mult * J / 2, at most RAPID_PC_NOISE_FLOOR_MAX_NS.
- * 6 (a floor of ~5 s) keeps a rise of normal noise below it over a
- * stream of 30-60 packets.  0 = off (the pure default: PathChirp).
+ * q_noise_ns + noise_mult * J / 2, at most RAPID_PC_NOISE_FLOOR_MAX_NS,
+ * when J exceeds the stream's mean send gap: cross traffic's packets
+ * between ours move the delay by up to a gap, which is the path's load,
+ * not noise.  3 (a floor of ~2.5 s) is the helper's default (lab jitter
+ * runs, docs/results.md#jitter-round).  0 = off (the pure default).
  */
 #define RAPID_PC_NOISE_MULT_MAX		16
 #define RAPID_PC_NOISE_MULT_RX_DEFAULT	3
@@ -1065,7 +1068,12 @@ static inline int rapid_pc_estimate(const struct rapid_pc_obs *o,
 		j <<= o->shift;
 		res->jitter_ns = j > U32_MAX ? U32_MAX : (u32)j;
 		j >>= o->shift;
-		floor += (p->noise_mult * j) >> 1;
+		/*
+		 * Only jitter above the stream's mean send gap: cross
+		 * traffic's packets between ours move q by up to a gap.
+		 */
+		if (j * (n - 1) > o->snd_off[n - 1])
+			floor += (p->noise_mult * j) >> 1;
 		if (floor > (RAPID_PC_NOISE_FLOOR_MAX_NS >> o->shift))
 			floor = RAPID_PC_NOISE_FLOOR_MAX_NS >> o->shift;
 	}

@@ -604,9 +604,10 @@ static void rapid_rx_record(struct rapid_rx_flow *f, const struct rapid_dopt *d,
 
 			rapid_rx_add(f, h->idx, h->tx, (u32)h->tx, h->rcv,
 				     h->bytes, 1);
-			if (h->rcv < prev_rcv)
+			if (h->rcv < prev_rcv) {
 				rapid_pc_obs_mark_overtook(&f->obs, h->idx);
-			rapid_rx_count(RAPID_RX_REORDERED);
+				rapid_rx_count(RAPID_RX_REORDERED);
+			}
 		}
 		f->nheld = 0;
 	}

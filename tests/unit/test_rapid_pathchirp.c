@@ -1440,6 +1440,29 @@ static void test_reorder(void)
 	tap_ok(ok >= 16,
 	       "jitter: normal, s = 2 ms: J in (1.5, 6) ms in %d of 20 streams",
 	       ok);
+	/* J below the mean send gap (cross traffic's scale) raises nothing */
+	p.q_noise_ns = RAPID_PC_Q_NOISE_NS_RX_DEFAULT;
+	{
+		uint64_t rj[30];
+		int i, below = 0, above = 0;
+
+		for (k = 0; k < 20; k++) {
+			for (i = 0; i < 30; i++)
+				rj[i] = rcv[i] + (uint64_t)(100000 * rnd01());
+			run_stream(snd, rj, NULL, 30, &p, &r2);
+			below += r2.floor_ns == RAPID_PC_Q_NOISE_NS_RX_DEFAULT &&
+				 r2.jitter_ns > 0;
+			for (i = 0; i < 30; i++)
+				rj[i] = rcv[i] + 20000000 +
+					(int64_t)llround(2e6 * gauss());
+			run_arrival_order(snd, rj, 30, &clk_ns, &p, &r2, 1);
+			above += r2.floor_ns > 2000000;
+		}
+		tap_ok(below == 20 && above == 20,
+		       "jitter: floor unchanged for 0-100 us noise (J below the mean gap) in %d of 20, above 2 ms for s = 2 ms in %d of 20",
+		       below, above);
+	}
+	p.q_noise_ns = 0;
 	p.noise_mult = RAPID_PC_NOISE_MULT_MAX + 1;
 	tap_ok(!rapid_pc_params_valid(&p), "jitter: noise_mult above %d refused",
 	       RAPID_PC_NOISE_MULT_MAX);

@@ -208,7 +208,7 @@ kt_check "writing recv_gap_min_ns=0 (off) is accepted" \
 	bash -c "echo 0 > $P/recv_gap_min_ns && grep -qx 0 $P/recv_gap_min_ns"
 echo 1000 >"$P/recv_gap_min_ns"
 kt_check "stats lists every counter, all zero after load" \
-	bash -c "[ \$(wc -l < $P/stats) = 19 ] && ! awk '\$2 != 0' $P/stats | grep -q ."
+	bash -c "[ \$(wc -l < $P/stats) = 21 ] && ! awk '\$2 != 0' $P/stats | grep -q ."
 kt_check "unload and reload while namespaces exist" \
 	bash -c "ip netns add kt-rx-$$ && rmmod tcp_rapid_rx && insmod $KO &&
 		 ip netns exec kt-rx-$$ cat /proc/net/rapid_rx | grep -q '^# flows 0'; r=\$?;
