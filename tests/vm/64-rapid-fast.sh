@@ -18,14 +18,15 @@
 #      CPU being the limit for both);
 #  (2) no second of the flow after the first below 120 Mbit/s: no
 #      collapse;
-#  (3) r_avg (TCP_CC_INFO) at ~3 s >= 120 Mbit/s, in steady state;
+#  (3) in steady state at ~3 s (TCP_CC_INFO; its r_avg is printed, not
+#      bounded: a snapshot of a swinging rate, 102-252 Mbit/s in six runs);
 #  (4) retransmissions at most 0.5% of the segments sent (measured 0).
 # The guest's speed is a property of the precise clock (instructions
 # counted at 1 ns each), not of the host, so the bounds hold on any host.
 # RAPID_FAST_PARAMS="name=value ..." (for showing that the suite can fail)
 # are given to tcp_rapid when it is reloaded; with max_rate_kbps=100000
-# (RAPID held at the gap limit) (1)-(3) fail (measured: 99.1 Mbit/s, lowest
-# second 95.7, r_avg 100.0), while pacing_shift=10 still passes (197.8):
+# (RAPID held at the gap limit) (1) and (2) fail (measured: 99.1 Mbit/s,
+# lowest second 95.7, r_avg 100.0), while pacing_shift=10 still passes (197.8):
 #   scripts/lab/run.sh --clock precise -- env RAPID_FAST_PARAMS=max_rate_kbps=100000 \
 #       tests/vm/guest-suite.sh tests/vm/64-rapid-fast.sh
 . "$LAB_TOP/tests/vm/lib.sh"
@@ -80,7 +81,14 @@ kt_diag "rapid through 500 Mbit/s: goodput $good Mbit/s (lowest second $low)," \
 	"r_avg $ravg Mbit/s ($phase), $retx retransmissions of ~$segs segments"
 kt_cmp "goodput over seconds 1-4 above the gap limit, Mbit/s" "$good" ">=" 150
 kt_cmp "no second after the first below 120 Mbit/s (no collapse)" "$low" ">=" 120
-kt_cmp "r_avg at ~3 s, Mbit/s" "$ravg" ">=" 120
+# r_avg at ~3 s is one snapshot of a rate that swings with the drain: it
+# read 200.5 and 178.5 in two runs, then 115.0 (the clean-clone make test of
+# af26764), 149.7 and 251.6 in one boot, and 102.4 with the helper's old
+# recording (reorder=0 noise_mult=0), all with goodput 191-203 Mbit/s.  A
+# bound on it was a coin toss; (1) and (2) are what tell RAPID held at the
+# gap limit (99.1 and 95.7 Mbit/s with max_rate_kbps=100000) from RAPID
+# above it.  It stays a diagnostic.
+kt_diag "r_avg at ~3 s: $ravg Mbit/s (a snapshot; not a bound)"
 if [ "$phase" = steady ]; then
 	kt_ok "in steady state at ~3 s"
 else
