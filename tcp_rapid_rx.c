@@ -583,9 +583,9 @@ static void rapid_rx_record(struct rapid_rx_flow *f, const struct rapid_dopt *d,
 		u64 prev_rcv = f->last_rcv;
 		u32 i;
 
+		/* (held packets of a newer stream stay held) */
 		if (f->have_est && (s16)(d->stream_id - f->done_id) <= 0) {
 			rapid_rx_count(RAPID_RX_STALE);
-			f->nheld = 0;
 			return;
 		}
 		rapid_pc_obs_init(&f->obs, d->stream_id, &clk, &clk);
