@@ -10,11 +10,9 @@ benchmarks.
   tcp_probe.py decreases TRACE --dport PORT   window decreases as JSON
   tcp_probe.py samples TRACE --dport PORT     one JSON object per sample
 
-A "decrease" sets ssthresh to a new value below the cwnd of the sample
-before it: ratio = new ssthresh / cwnd before the loss.  The new value may
-be above the previous ssthresh: after a gentle decrease (ICC's 0.875) the
-window often grows past the old one before the next loss.  Decreases that
-end in cwnd 1 (RTO) are reported apart.
+A "decrease" lowers ssthresh below both its previous value and the cwnd of
+the sample before it: ratio = new ssthresh / cwnd before the loss.  Decreases
+that end in cwnd 1 (RTO) are reported apart.
 """
 import argparse
 import json
@@ -72,11 +70,9 @@ def decreases(samples):
     prev = None
     pending = None
     for s in (x for x in samples if x["flow"] == flow):
-        # A loss response sets ssthresh below the window it had, and above
-        # the old ssthresh when the window grew past it since (20-icc of
-        # 2026-11-26 16:2x: nine ICC losses, each at a larger window, none
-        # counted by "below the old ssthresh").
-        if prev is not None and s["ssthresh"] != prev["ssthresh"] \
+        # A loss response lowers ssthresh below the window it had; cwnd
+        # validation (tcp_cwnd_application_limited) only ever raises it.
+        if prev is not None and s["ssthresh"] < prev["ssthresh"] \
                 and s["ssthresh"] < prev["snd_cwnd"]:
             pending = {"ts": s["ts"], "cwnd_before": prev["snd_cwnd"],
                        "ssthresh": s["ssthresh"],
