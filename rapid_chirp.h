@@ -552,6 +552,9 @@ struct rapid_ctl {
 	u8 refine;		/* after slow start: streams left whose
 				 * higher estimate is adopted at once
 				 */
+	u8 refine_low;		/* refinement: the last ABest was below
+				 * r_avg (one more ends it)
+				 */
 };
 
 static inline void rapid_ctl_set_params(struct rapid_ctl *ctl, u32 n, u32 m)
@@ -577,6 +580,7 @@ static inline void rapid_ctl_enter_steady(struct rapid_ctl *ctl,
 	ctl->r_avg = rapid_rate_clamp(r_avg, cfg->min_rate, cfg->max_rate);
 	ctl->lossy = 0;
 	ctl->refine = 0;
+	ctl->refine_low = 0;
 }
 
 /* Slow start with N = n and first rate r_1 (r_avg follows from Eq. 1). */
@@ -1154,6 +1158,7 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 		if (!rapid_abest_is_top(abest, top) || top >= cfg->max_rate) {
 			rapid_ctl_enter_steady(ctl, cfg, abest);
 			ctl->refine = cfg->ss_refine;
+			ctl->refine_low = 0;
 			if (hist) {
 				rapid_hist_reset(hist);
 				rapid_hist_push_median(hist, abest, cfg->median);
@@ -1176,11 +1181,23 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 		abest = rapid_hist_push_median(hist, abest, cfg->median);
 	refining = ctl->refine != 0;
 	/*
-	 * After slow start the rate is found at the first estimate below
-	 * r_avg (an equal one is the median lagging a ramp by one stream).
+	 * After slow start the rate is found at the second estimate in a row
+	 * below r_avg (an equal one is the median lagging a ramp by one
+	 * stream).  One alone is no proof: early in the refinement the median
+	 * still holds slow start's exit, capped to what the path delivered,
+	 * and the stream after one the receive window held back and released
+	 * as a burst reads that burst's queue (demo: 8.5-18 Mbit/s on an idle
+	 * 50 Mbit/s path, then 48-51 again; ending there left r_avg at the
+	 * exit's 75% of the link, docs/rapid-deviations.md#exit-refinement).
 	 */
-	if (refining)
+	if (refining && abest < ctl->r_avg && !ctl->refine_low) {
+		ctl->refine_low = 1;
+		return RAPID_EV_NONE;
+	}
+	if (refining) {
 		ctl->refine = abest < ctl->r_avg ? 0 : ctl->refine - 1;
+		ctl->refine_low = 0;
+	}
 	if (cfg->law == RAPID_LAW_QUEUE && law && !refining)
 		return rapid_ctl_law_apply(ctl, cfg,
 					   rapid_law_step(ctl, cfg, law, id,

@@ -1489,12 +1489,38 @@ static void test_median(void)
 	       "refine: median(4e6, 8e6, 9e6) = 8e6 adopted at once");
 	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 5, 6000000, P_FULL);
 	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 6, 6000000, P_FULL);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 8000000 && ctl.refine != 0 &&
+	       ctl.refine_low,
+	       "refine: one median below r_avg alone does not end it");
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 7, 6000000, P_FULL);
 	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == 6000000 && ctl.refine == 0,
-	       "refine: the first estimate below r_avg ends it (and decreases as usual)");
-	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 7, 9000000, P_FULL);
+	       "refine: the second in a row ends it (and decreases as usual)");
 	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 8, 9000000, P_FULL);
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 9, 9000000, P_FULL);
 	tap_ok(ev == RAPID_EV_INCREASE && ctl.r_avg > 6000000 && ctl.r_avg < 6600000,
 	       "refine: then the tau filter again");
+	/*
+	 * The demo's trace (50 Mbit/s idle path, helper loaded): the exit at
+	 * 37.8 Mbit/s (capped), 50.4, then 8.5 from the stream after one the
+	 * receive window held back, then 51.4: the refinement goes on at
+	 * 50.4, where ending it at the first low median (37.8) left r_avg at
+	 * 75% of the link for the tau filter.  Scaled here to B/s.
+	 */
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_hist_reset(&h);
+	rapid_ctl_stream_started(&ctl, 1);
+	rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 1, 10000, P_FULL);
+	rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 2, 6300000, P_FULL);
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 3, 1062500, P_FULL);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 6300000 && ctl.refine_low,
+	       "refine: a lone low estimate (median of the exit, 6.3e6, 1.06e6) keeps r_avg");
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 4, 6425000, P_FULL);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 6300000 &&
+	       ctl.refine == RAPID_DEF_SS_REFINE - 2 && !ctl.refine_low,
+	       "refine: a higher one after it clears it, the refinement goes on");
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 5, 7000000, P_FULL);
+	tap_ok(ev == RAPID_EV_INCREASE && ctl.r_avg == 6425000,
+	       "refine: and adopts the next higher median at once");
 	cfg.ss_refine = 1;
 	rapid_ctl_init(&ctl, &cfg);
 	rapid_ctl_stream_started(&ctl, 1);
