@@ -41,6 +41,8 @@ rows = xv.get("rows") or []
 # checked, or known with a reason (nothing is silently left out)
 for r in rows:
     name = f"{r.get('scenario')} {r.get('variant') or ''} {r.get('cc')}".replace("  ", " ")
+    if r.get("label"):
+        name += f" ({r['label']})"
     known = r.get("known") or {}
     chk = set(r.get("checked") or [])
     ok = bool(r.get("lab_run")) and not set(known) & chk and \
@@ -93,8 +95,9 @@ for (scen, sets, seed, jitter), rs in groups.items():
             good = v is not None and abs(v - lab) <= tol * abs(lab) if lab else \
                 v is not None and abs(v) <= 0.5
             diff = f" ({(v - lab) / lab * 100:+.0f}%)" if v is not None and lab else ""
-            T.check(f"{scen} {r.get('variant') or ''} {r['cc']} {k}: engine {v} against the "
-                    f"lab's {lab}{diff}, within {tol:.0%}".replace("  ", " "), good,
+            label = f" ({r['label']})" if r.get("label") else ""
+            T.check(f"{scen} {r.get('variant') or ''} {r['cc']}{label} {k}: engine {v} against "
+                    f"the lab's {lab}{diff}, within {tol:.0%}".replace("  ", " "), good,
                     f"lab run: {r['lab_run']}")
 
 sys.exit(T.done())
