@@ -120,6 +120,13 @@
  */
 #define RAPID_DEF_SS_REFINE	16U
 #define RAPID_SS_REFINE_MAX	255U
+/*
+ * The re-acquire jump (rapid_jump_step(); ours,
+ * docs/rapid-deviations.md#re-acquire-jump): the share of the gap to a
+ * step up of the estimates adopted at once, 1/1000 (0: off).
+ */
+#define RAPID_DEF_JUMP_MILLI	1000U
+#define RAPID_JUMP_MILLI_MAX	1000U
 
 /* Persistent-loss response: r_avg *= loss_factor / 1000 (1000 = off). */
 #define RAPID_DEF_LOSS_FACTOR	700U
@@ -491,6 +498,10 @@ struct rapid_cfg {
 				 * r_avg per srtt when the estimate is not
 				 * above r_avg and there is no queue (0: off)
 				 */
+	u16 jump_milli;		/* the report's law: share of the gap to a
+				 * step up adopted at once (rapid_jump_step(),
+				 * 0: off, Eq. 6 alone)
+				 */
 };
 
 /* The report's defaults. */
@@ -514,6 +525,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->compete = 0;
 	cfg->count_flows = 0;
 	cfg->probe_milli = 0;
+	cfg->jump_milli = RAPID_DEF_JUMP_MILLI;
 }
 
 enum rapid_phase {
@@ -695,12 +707,31 @@ struct rapid_abest_hist {
 	u64 rate[RAPID_MEDIAN_MAX];	/* B/s, a ring; newest at next - 1 */
 	u8 count;			/* valid entries */
 	u8 next;			/* slot of the next entry */
+	u8 jump_locked;			/* jumps off until jump_lock_us */
+	u64 jump_abest;			/* B/s: the median at the last jump,
+					 * 0: no verdict pending
+					 */
+	u64 jump_gain;			/* B/s: what that jump added */
+	u64 jump_sum;			/* B/s: sum of the medians of the
+					 * verdict's window
+					 */
+	u32 jump_cnt;			/* how many */
+	u64 jump_lvl;			/* B/s: slow EWMA of the raw estimates
+					 * (gain 2^-RAPID_JUMP_LVL_SHIFT), the
+					 * level a step is measured against
+					 */
+	u32 jump_t_us;			/* when it was taken */
+	u32 jump_lock_us;		/* jumps off until then */
 };
 
 static inline void rapid_hist_reset(struct rapid_abest_hist *h)
 {
 	h->count = 0;
 	h->next = 0;
+	h->jump_locked = 0;
+	h->jump_abest = 0;
+	h->jump_gain = 0;
+	h->jump_lvl = 0;
 }
 
 /*
@@ -735,6 +766,139 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
 		v[j] = x;
 	}
 	return v[n / 2];
+}
+
+/*
+ * The re-acquire jump (ours; docs/rapid-deviations.md#re-acquire-jump).
+ * Eq. 6 closes a gap to a higher ABest with the time constant tau whatever
+ * its cause, so a lone flow re-acquires a step up of avail-bw in one to
+ * two tau after the estimates show it, while n competing flows close a
+ * spare capacity n times faster than one (a shorter tau for everybody
+ * makes many flows oscillate more).  A step of the flow's own avail-bw
+ * (cross traffic stopped) shows as estimates that jump together, well
+ * above both r_avg and their own recent level, by less than the flow's
+ * own rate; a spare capacity shared with others is, for each of n flows,
+ * up to n times its own rate and shrinks while they rise.  A flow can
+ * also tell afterwards: its own increase does not lower its later
+ * estimates, a competitor's does.  So, in steady state under the
+ * report's law:
+ *
+ *  - when the newest RAPID_JUMP_STREAMS raw estimates all lie at least
+ *    1/2^RAPID_JUMP_MARGIN_SHIFT above r_avg, RAPID_JUMP_LVL_MARGIN/16
+ *    above the level (a slow EWMA of the raw estimates, gain
+ *    1/2^RAPID_JUMP_LVL_SHIFT per stream), at most r_avg above r_avg,
+ *    and within 1/2^RAPID_JUMP_SPREAD_SHIFT of each other, r_avg takes
+ *    jump_milli / 1000 of the gap to the median at once, at most
+ *    r_avg / 2^RAPID_JUMP_MAX_SHIFT, and the level restarts at the median;
+ *  - the verdict: the medians of the estimates from one to
+ *    RAPID_JUMP_HOLD_RTTS + 1 srtt after the jump (the path after it) are
+ *    averaged; if the mean lies more than half the jump below the median
+ *    at the jump, others rose too, and jumps are off for
+ *    RAPID_JUMP_LOCK_RTTS srtt (Eq. 6 alone, the report's rule).  No
+ *    second jump before the verdict.
+ */
+#define RAPID_JUMP_STREAMS	3U
+#define RAPID_JUMP_MARGIN_SHIFT	3
+#define RAPID_JUMP_SPREAD_SHIFT	2
+#define RAPID_JUMP_MAX_SHIFT	2
+#define RAPID_JUMP_LVL_SHIFT	4
+#define RAPID_JUMP_LVL_MARGIN	3U	/* 1/16 of the level */
+#define RAPID_JUMP_HOLD_RTTS	1U
+#define RAPID_JUMP_LOCK_RTTS	8U
+#define RAPID_JUMP_CNT_MAX	65535U
+
+/* The level: a slow EWMA of the raw steady-state estimates. */
+static inline void rapid_jump_level(struct rapid_abest_hist *h, u64 abest)
+{
+	if (!h->jump_lvl)
+		h->jump_lvl = abest;
+	else if (abest >= h->jump_lvl)
+		h->jump_lvl += (abest - h->jump_lvl) >> RAPID_JUMP_LVL_SHIFT;
+	else
+		h->jump_lvl -= (h->jump_lvl - abest) >> RAPID_JUMP_LVL_SHIFT;
+}
+
+/* Do the newest RAPID_JUMP_STREAMS raw estimates agree on a step up? */
+static inline bool rapid_jump_agree(const struct rapid_abest_hist *h,
+				    u64 r_avg)
+{
+	u64 lo = ~0ULL, hi = 0, x;
+	u32 i, slot;
+
+	if (h->count < RAPID_JUMP_STREAMS || h->next >= RAPID_MEDIAN_MAX)
+		return false;
+	for (i = 0; i < RAPID_JUMP_STREAMS; i++) {
+		slot = (h->next + 2 * RAPID_MEDIAN_MAX - 1 - i) %
+		       RAPID_MEDIAN_MAX;
+		x = h->rate[slot];
+		if (x < lo)
+			lo = x;
+		if (x > hi)
+			hi = x;
+	}
+	/* jump_lvl < 2^35 (estimates are clamped to RAPID_RATE_MAX) */
+	return hi <= 2 * r_avg &&
+	       lo >= r_avg + (r_avg >> RAPID_JUMP_MARGIN_SHIFT) &&
+	       lo >= h->jump_lvl + ((h->jump_lvl * RAPID_JUMP_LVL_MARGIN) >> 4) &&
+	       hi - lo <= (lo >> RAPID_JUMP_SPREAD_SHIFT);
+}
+
+/*
+ * One steady-state estimate (median `med`, already pushed into h) under the
+ * report's law: the verdict on a pending jump, then a jump if the estimates
+ * agree on one.  Returns the new r_avg, or 0 for no jump (Eq. 6 then as
+ * usual).  srtt_us 0 (unknown) or jump_milli 0: never a jump.
+ */
+static inline u64 rapid_jump_step(struct rapid_abest_hist *h, u64 r_avg,
+				  u64 med, u32 jump_milli, u32 srtt_us,
+				  u32 now_us)
+{
+	u64 gain, cap;
+
+	if (!jump_milli || !srtt_us)
+		return 0;
+	if (jump_milli > RAPID_JUMP_MILLI_MAX)
+		jump_milli = RAPID_JUMP_MILLI_MAX;
+	if (h->jump_abest && now_us - h->jump_t_us >= srtt_us) {
+		if (now_us - h->jump_t_us <
+		    (RAPID_JUMP_HOLD_RTTS + 1) * srtt_us) {
+			/* the path after the jump: the window's medians */
+			if (h->jump_cnt < RAPID_JUMP_CNT_MAX) {
+				h->jump_sum += med;
+				h->jump_cnt++;
+			}
+			return 0;
+		}
+		/* mean + gain / 2 < the median at the jump: others rose too */
+		if (h->jump_cnt &&
+		    h->jump_sum + h->jump_cnt * (h->jump_gain >> 1) <
+		    h->jump_cnt * h->jump_abest) {
+			h->jump_locked = 1;
+			h->jump_lock_us = now_us + RAPID_JUMP_LOCK_RTTS * srtt_us;
+		}
+		h->jump_abest = 0;
+	}
+	if (h->jump_locked) {
+		if ((s32)(now_us - h->jump_lock_us) < 0)
+			return 0;
+		h->jump_locked = 0;
+	}
+	if (h->jump_abest || med <= r_avg || !rapid_jump_agree(h, r_avg))
+		return 0;
+	/* med - r_avg < 2^34, jump_milli <= 1000 < 2^10 */
+	gain = div_u64((med - r_avg) * jump_milli, 1000);
+	cap = r_avg >> RAPID_JUMP_MAX_SHIFT;
+	if (gain > cap)
+		gain = cap;
+	if (!gain)
+		return 0;
+	h->jump_abest = med;
+	h->jump_lvl = med;	/* the next jump needs a new step */
+	h->jump_gain = gain;
+	h->jump_sum = 0;
+	h->jump_cnt = 0;
+	h->jump_t_us = now_us;
+	return r_avg + gain;
 }
 
 /*
@@ -1177,8 +1341,10 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 
 	ctl->last_id = id;
 	ctl->undo_r_avg = 0;	/* fresh information: no undo past it */
-	if (hist)
+	if (hist) {
+		rapid_jump_level(hist, abest);
 		abest = rapid_hist_push_median(hist, abest, cfg->median);
+	}
 	refining = ctl->refine != 0;
 	/*
 	 * After slow start the rate is found at the second estimate in a row
@@ -1204,9 +1370,15 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 							  abest, mss, srtt_us,
 							  now_us));
 	if (abest > ctl->r_avg) {
-		u64 next = refining ? abest :
-			   rapid_filter_increase(ctl->r_avg, abest, ctl->n, mss,
-						 cfg->tau_ns);
+		u64 next = refining ? abest : 0;
+
+		if (!refining && hist)
+			next = rapid_jump_step(hist, ctl->r_avg, abest,
+					       cfg->jump_milli, srtt_us,
+					       now_us);
+		if (!next)
+			next = rapid_filter_increase(ctl->r_avg, abest, ctl->n,
+						     mss, cfg->tau_ns);
 
 		next = rapid_rate_clamp(next, cfg->min_rate, cfg->max_rate);
 		if (next == ctl->r_avg)
@@ -1214,6 +1386,9 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 		ctl->r_avg = next;
 		return RAPID_EV_INCREASE;
 	}
+	if (!refining && hist)
+		rapid_jump_step(hist, ctl->r_avg, abest, cfg->jump_milli,
+				srtt_us, now_us);
 	abest = rapid_rate_clamp(abest, cfg->min_rate, cfg->max_rate);
 	if (abest == ctl->r_avg)
 		return RAPID_EV_NONE;

@@ -364,6 +364,8 @@ CC_PARAM_OFF(probe_milli, rapid_p_probe, 0644, 20, 1, 1000, "1/1000",
 	     "queue law: probe up by this share of r_avg per srtt without a queue or a higher estimate");
 CC_PARAM(median, rapid_p_median, 0644, 3, 1, 7, "streams",
 	 "steady state acts on the median of this many newest per-stream estimates, 1 = each alone (the report's rule)");
+CC_PARAM(jump_milli, rapid_p_jump, 0644, 1000, 0, 1000, "1/1000",
+	 "report's law: share of the gap to a step up of ABest adopted at once (at most r_avg / 4) when the newest 3 estimates agree on it; off for 8 srtt when later estimates show others took it too; 0 = off (Eq. 6 alone)");
 CC_PARAM(ss_refine, rapid_p_ss_refine, 0644, 16, 0, 255, "streams",
 	 "after slow start, higher estimates are adopted at once until the first lower one, for at most this many streams, 0 = never (the report's rule, the tau filter)");
 CC_PARAM(f_milli, rapid_p_f_milli, 0644, 3000, 1000, 1000000, "1/1000",
@@ -375,6 +377,7 @@ static_assert(RAPID_DEF_N == 30 && RAPID_N_MIN == 2 && RAPID_N_MAX == 128);
 static_assert(RAPID_DEF_M == 1070 && RAPID_M_MIN == 1001 &&
 	      RAPID_M_MAX == 4000);
 static_assert(RAPID_DEF_SS_N_MAX == 16);
+static_assert(RAPID_DEF_JUMP_MILLI == 1000 && RAPID_JUMP_MILLI_MAX == 1000);
 static_assert(RAPID_DEF_INIT_KBPS == 100 && RAPID_KBPS_MIN == 10 &&
 	      RAPID_KBPS_MAX == 100000000);
 static_assert(RAPID_DEF_TAU_MS == 200 && RAPID_TAU_MAX_MS == 60000);
@@ -491,6 +494,7 @@ static void rapid_load_cfg(struct rapid_cfg *cfg)
 	cfg->compete = READ_ONCE(rapid_p_compete.val);
 	cfg->count_flows = READ_ONCE(rapid_p_count_flows.val);
 	cfg->probe_milli = READ_ONCE(rapid_p_probe.val);
+	cfg->jump_milli = READ_ONCE(rapid_p_jump.val);
 }
 
 /* ---- pacing and cwnd --------------------------------------------------- */

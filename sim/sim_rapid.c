@@ -23,7 +23,7 @@ struct rapid_params rapid_p = {
 	.loss_factor = RAPID_DEF_LOSS_FACTOR, .sender_estimate = 1,
 	.drain_max = 250, .law = RAPID_LAW_REPORT, .q_target_us = 2000,
 	.law_t_ms = 100, .adapt_tau = 1, .compete = 1, .count_flows = 1,
-	.probe_milli = 20,
+	.probe_milli = 20, .jump_milli = RAPID_DEF_JUMP_MILLI,
 	.median = RAPID_DEF_MEDIAN, .ss_refine = RAPID_DEF_SS_REFINE,
 	.f_milli = RAPID_SEST_F_DEFAULT,
 	.ack_noise_us = RAPID_SEST_Q_NOISE_NS_DEF / 1000, .stream_slots = 128,
@@ -56,6 +56,7 @@ static const struct {
 	{ "count_flows", &rapid_p.count_flows, 0, 1, false },
 	{ "probe_milli", &rapid_p.probe_milli, 1, 1000, true },
 	{ "median", &rapid_p.median, 1, RAPID_MEDIAN_MAX, false },
+	{ "jump_milli", &rapid_p.jump_milli, 0, RAPID_JUMP_MILLI_MAX, false },
 	{ "ss_refine", &rapid_p.ss_refine, 0, RAPID_SS_REFINE_MAX, false },
 	{ "f_milli", &rapid_p.f_milli, RAPID_PC_F_MIN, RAPID_PC_F_MAX, false },
 	{ "ack_noise_us", &rapid_p.ack_noise_us, 0, RAPID_PC_Q_NOISE_NS_MAX / 1000, false },
@@ -201,6 +202,7 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->compete = (u8)rapid_p.compete;
 	cfg->count_flows = (u8)rapid_p.count_flows;
 	cfg->probe_milli = (u16)rapid_p.probe_milli;
+	cfg->jump_milli = (u16)rapid_p.jump_milli;
 }
 
 static struct rstream *slot(struct rapid *ca, uint16_t i)

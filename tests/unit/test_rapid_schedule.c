@@ -1411,7 +1411,7 @@ static void test_ss_floor(void)
 
 static void test_median(void)
 {
-	struct rapid_abest_hist h = { { 0 }, 0, 0 };
+	struct rapid_abest_hist h = { 0 };
 	struct rapid_cfg cfg;
 	struct rapid_ctl ctl;
 	enum rapid_ev ev;
@@ -1541,6 +1541,134 @@ static void test_median(void)
 	tap_eq(ctl.refine, 0, "refine: entering steady state otherwise (recovery, undo) does not arm it");
 }
 
+/*
+ * The re-acquire jump (rapid_jump_step()): estimates fed one stream every
+ * 10 ms with srtt 100 ms through the controller's steady-state path.
+ */
+#define J_SRTT	100000U
+static u32 jump_feed(struct rapid_ctl *ctl, const struct rapid_cfg *cfg,
+		     struct rapid_abest_hist *h, u32 *id, u32 *now, u64 abest,
+		     u32 count)
+{
+	u32 ev = RAPID_EV_NONE;
+
+	while (count--) {
+		*now += 10000;
+		ev = rapid_ctl_on_abest_law(ctl, cfg, h, NULL, (*id)++, abest,
+					    P_FULL, J_SRTT, *now);
+	}
+	return ev;
+}
+
+static void test_jump(void)
+{
+	const u64 r30 = 3750000, r40 = 5000000;	/* 30, 40 Mbit/s in B/s */
+	struct rapid_abest_hist h = { 0 };
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	u32 id = 1, now = 1000000;
+	u64 r;
+
+	rapid_cfg_default(&cfg);
+	tap_eq(cfg.jump_milli, RAPID_DEF_JUMP_MILLI, "jump: on by default (1000)");
+
+	/* a lone flow at 30 Mbit/s, then a step to 40 */
+	ctl = steady_ctl(&cfg, r30);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	tap_eq(ctl.r_avg, r30, "jump: estimates at r_avg change nothing");
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 2);
+	tap_ok(ctl.r_avg < r30 + r30 / 50,
+	       "jump: two estimates of a step are not enough (Eq. 6 only)");
+	r = ctl.r_avg;
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 1);
+	tap_eq(ctl.r_avg, r + r / 4,
+	       "jump: the third takes the gap at once, at most r_avg / 4");
+	r = ctl.r_avg;
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 25);
+	tap_ok(h.jump_abest == 0 && !h.jump_locked && ctl.r_avg > r,
+	       "jump: estimates that stay up after it: verdict passed, no lock");
+
+	/* the same with jump_milli = 0: the report's rule, Eq. 6 alone */
+	cfg.jump_milli = 0;
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 3);
+	tap_ok(ctl.r_avg > r30 && ctl.r_avg < r30 + r30 / 20,
+	       "jump: jump_milli = 0 is Eq. 6 alone (a few %% in 3 streams)");
+	cfg.jump_milli = 500;
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 2);
+	r = ctl.r_avg;
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 1);
+	tap_eq(ctl.r_avg, r + (r40 - r) / 2,
+	       "jump: jump_milli = 500 takes half the gap");
+	cfg.jump_milli = RAPID_DEF_JUMP_MILLI;
+
+	/* noise: high estimates that do not agree, or one low among them */
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 1);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 1);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 1);
+	tap_ok(ctl.r_avg < r30 + r30 / 50, "jump: 40, 30, 40 is not a step");
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	jump_feed(&ctl, &cfg, &h, &id, &now, 4400000, 1);
+	jump_feed(&ctl, &cfg, &h, &id, &now, 6000000, 1);
+	jump_feed(&ctl, &cfg, &h, &id, &now, 4400000, 1);
+	tap_ok(ctl.r_avg < r30 + r30 / 20,
+	       "jump: 35 / 48 / 35 Mbit/s spread more than 1/4: no jump");
+
+	/* a spare capacity above the flow's own rate: shared, no jump */
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	jump_feed(&ctl, &cfg, &h, &id, &now, 3 * r30, 3);
+	r = ctl.r_avg;
+	cfg.jump_milli = 0;
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	jump_feed(&ctl, &cfg, &h, &id, &now, 3 * r30, 3);
+	cfg.jump_milli = RAPID_DEF_JUMP_MILLI;
+	tap_ok(ctl.r_avg == r && r < r30 * 2,
+	       "jump: estimates above 2 r_avg: Eq. 6 only, as with jump_milli = 0");
+
+	/* others rose too: the verdict locks the jumps out for 8 srtt */
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 3);
+	tap_ok(ctl.r_avg > r30 + r30 / 4, "jump: taken");
+	jump_feed(&ctl, &cfg, &h, &id, &now, 4000000, 25);
+	tap_ok(h.jump_locked && ctl.r_avg == 4000000,
+	       "jump: the estimates fell by more than half of it: locked");
+	jump_feed(&ctl, &cfg, &h, &id, &now, 5200000, 3);
+	tap_ok(ctl.r_avg < 4200000,
+	       "jump: locked, a new step is Eq. 6's alone");
+	jump_feed(&ctl, &cfg, &h, &id, &now, 4000000, 80);
+	tap_ok(!h.jump_locked && ctl.r_avg == 4000000, "jump: the lock ends after 8 srtt");
+	jump_feed(&ctl, &cfg, &h, &id, &now, 5200000, 2);
+	r = ctl.r_avg;
+	jump_feed(&ctl, &cfg, &h, &id, &now, 5200000, 1);
+	tap_eq(ctl.r_avg, r + r / 4, "jump: then a step jumps again");
+
+	/* no srtt, or no history: never */
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	for (r = 0; r < 25; r++)
+		rapid_ctl_on_abest_law(&ctl, &cfg, &h, NULL, id++,
+				       r < 20 ? r30 : r40, P_FULL, 0, now);
+	tap_ok(ctl.r_avg < r30 + r30 / 10, "jump: srtt 0 (unknown): none");
+	tap_eq(rapid_jump_step(&h, r30, r40, 1000, 0, now), 0,
+	       "jump: rapid_jump_step() with srtt 0 is 0");
+	tap_eq(rapid_jump_step(&h, r30, r40, 0, J_SRTT, now), 0,
+	       "jump: rapid_jump_step() with jump_milli 0 is 0");
+}
+
 int main(void)
 {
 	test_ss_floor();
@@ -1563,6 +1691,7 @@ int main(void)
 	test_law_drain_compete();
 	test_law_count_flows();
 	test_median();
+	test_jump();
 	test_loss();
 	test_fixed();
 	test_cwnd();
