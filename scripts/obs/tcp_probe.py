@@ -10,9 +10,20 @@ benchmarks.
   tcp_probe.py decreases TRACE --dport PORT   window decreases as JSON
   tcp_probe.py samples TRACE --dport PORT     one JSON object per sample
 
-A "decrease" lowers ssthresh below both its previous value and the cwnd of
-the sample before it: ratio = new ssthresh / cwnd before the loss.  Decreases
-that end in cwnd 1 (RTO) are reported apart.
+A "decrease" is a loss response seen in the samples: on a duplicate ACK
+the window starts to fall to a target ssthresh below it, and it comes
+down to that target (PRR ends recovery at cwnd = ssthresh); ratio = the
+target / cwnd before the loss.  Decreases that end in cwnd 1 (RTO) are
+reported apart.
+
+The event's ssthresh is tcp_current_ssthresh(): outside a cwnd reduction
+(CWR, Recovery) it is max(ssthresh, 3/4 cwnd), so it rises with the
+window and says nothing about losses there.  Hence the rule does not
+look for changes of it: a loss at a larger window than the last one
+raises it (ICC: 0.875 cwnd over 0.75 cwnd), one at the same window
+leaves it as it was, and the window's growth past 4/3 ssthresh raises it
+on every increment (3702753, reverted, counted those: Reno's median
+ratio read 0.755).
 """
 import argparse
 import json
@@ -63,26 +74,76 @@ def busiest_flow(samples):
     return max(counts, key=counts.get) if counts else None
 
 
-def decreases(samples):
-    """Window decreases of the busiest flow: list of dicts."""
+def open_state_ssthresh(cwnd):
+    """What tcp_current_ssthresh() reports for cwnd outside a reduction
+    when 3/4 cwnd is above the real ssthresh (include/net/tcp.h)."""
+    return (cwnd >> 1) + (cwnd >> 2)
+
+
+def starts_decrease(prev, s):
+    """Does sample s begin a loss response (prev: the sample before it)?"""
+    target = s["ssthresh"]
+    # The window falls, towards a target below where it was ...
+    if not (s["snd_cwnd"] < prev["snd_cwnd"] and target < prev["snd_cwnd"]):
+        return False
+    # ... and that target is not the 3/4 cwnd the event shows outside a
+    # reduction: cwnd validation (tcp_cwnd_application_limited) and the
+    # restart after idle lower cwnd there and set ssthresh to it, from a
+    # window that may have grown on the ACK before (by up to 2: ABC).
+    if any(target == open_state_ssthresh(c)
+           for c in range(prev["snd_cwnd"], prev["snd_cwnd"] + 3)):
+        return False
+    # A loss: recovery begins on duplicate ACKs (snd_una stays put with
+    # data outstanding), an RTO restarts the window from 1 after a silence.
+    dupack = s["snd_una"] == prev["snd_una"] and s["snd_nxt"] != s["snd_una"]
+    return dupack or s["snd_cwnd"] == 1
+
+
+def at_target(cwnd, target):
+    """cwnd down to its target: within 2 packets and 1/32 of it (the ACK
+    that ends recovery at cwnd = ssthresh may grow it right away)."""
+    return cwnd <= target + 2 + target // 32
+
+
+def decreases(samples, max_wait=2.0):
+    """Window decreases of the busiest flow: list of dicts.
+
+    A decrease counts once the window has come down to its target: one
+    that does not within max_wait seconds, or whose window climbs back to
+    where it was first (a spurious recovery undone), is not one.  Until
+    the window grew past the target again or a new loss set a new one, no
+    other can start: PRR lowers cwnd on many duplicate ACKs of one
+    recovery.
+    """
     flow = busiest_flow(samples)
     out = []
     prev = None
-    pending = None
+    cur = None      # the decrease in progress
     for s in (x for x in samples if x["flow"] == flow):
-        # A loss response lowers ssthresh below the window it had; cwnd
-        # validation (tcp_cwnd_application_limited) only ever raises it.
-        if prev is not None and s["ssthresh"] < prev["ssthresh"] \
-                and s["ssthresh"] < prev["snd_cwnd"]:
-            pending = {"ts": s["ts"], "cwnd_before": prev["snd_cwnd"],
-                       "ssthresh": s["ssthresh"],
-                       "ratio": s["ssthresh"] / prev["snd_cwnd"], "rto": False}
-            out.append(pending)
-        elif pending is not None and s["snd_cwnd"] == 1:
-            pending["rto"] = True
-        if pending is not None and s["ts"] - pending["ts"] > 0.5:
-            pending = None
+        if cur is not None and not cur["counted"]:
+            if at_target(s["snd_cwnd"], cur["ssthresh"]):
+                cur["counted"] = True
+                out.append(cur)
+            elif s["snd_cwnd"] >= cur["cwnd_before"] \
+                    or s["ts"] - cur["ts"] > max_wait:
+                cur = None
+        if cur is not None and s["snd_cwnd"] == 1 and s["ts"] - cur["ts"] <= 0.5:
+            cur["rto"] = True
+        if cur is not None and cur["counted"] \
+                and (not at_target(s["snd_cwnd"], cur["ssthresh"])
+                     or s["ssthresh"] != cur["ssthresh"]):
+            cur = None
+        if cur is None and prev is not None and starts_decrease(prev, s):
+            cur = {"ts": s["ts"], "cwnd_before": prev["snd_cwnd"],
+                   "ssthresh": s["ssthresh"],
+                   "ratio": s["ssthresh"] / prev["snd_cwnd"],
+                   "rto": s["snd_cwnd"] == 1, "counted": False}
+            if at_target(s["snd_cwnd"], cur["ssthresh"]):
+                cur["counted"] = True
+                out.append(cur)
         prev = s
+    for d in out:
+        del d["counted"]
     return flow, out
 
 
