@@ -31,6 +31,10 @@ echo 32 >"$P/smax"
 # --- behaviour: decreases observed through tcp:tcp_probe --------------------
 kt_mount_tracefs || { kt_fail "tracefs mounts"; kt_done; }
 T=/sys/kernel/tracing
+# Room for a whole 12 s flow (~25000 tcp_probe events, 7.5 MB of text):
+# the default 1.4 MB per CPU kept its last ~9900 events (every run read
+# 9846-9903 samples), 4-5 s of it, and the earlier losses were lost.
+echo 16384 >"$T/buffer_size_kb"
 lab_dumbbell --rate 50mbit --rtt 20 --buffer 60 --loss 0.05%
 snd=${LAB_SND[0]}
 
