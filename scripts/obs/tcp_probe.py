@@ -27,23 +27,29 @@ ratio read 0.755).
 """
 import argparse
 import json
-import re
 import statistics
 import sys
 
-LINE = re.compile(
-    r"^\s*(?P<task>.+?)\s+\[\d+\].*?\s(?P<ts>\d+\.\d+): tcp_probe: (?P<fields>.*)$")
-FIELD = re.compile(r"(\w+)=(\S+)")
+# The event's text follows this; the timestamp ends what comes before it.
+MARK = ": tcp_probe: "
 
 
 def parse(path, dport=None, sport=None):
-    """Yield dicts (ts, src, dest, snd_cwnd, ssthresh, srtt, snd_una, ...)."""
+    """Yield dicts (ts, src, dest, snd_cwnd, ssthresh, srtt, snd_una, ...).
+
+    Plain string splits, no regular expression: half the time (a whole
+    12 s flow is ~25000 lines, seconds of Python in the lab's TCG guest).
+    """
     with open(path, errors="replace") as f:
         for line in f:
-            m = LINE.match(line)
-            if not m:
+            head, sep, fields = line.partition(MARK)
+            if not sep:
                 continue
-            d = dict(FIELD.findall(m.group("fields")))
+            try:
+                ts = float(head.rsplit(None, 1)[-1])
+            except (ValueError, IndexError):
+                continue
+            d = dict(kv.split("=", 1) for kv in fields.split() if "=" in kv)
             if "snd_cwnd" not in d:
                 continue
             src, dst = d.get("src", ""), d.get("dest", "")
@@ -54,7 +60,7 @@ def parse(path, dport=None, sport=None):
             if sport is not None and sp != sport:
                 continue
             yield {
-                "ts": float(m.group("ts")),
+                "ts": ts,
                 "flow": f"{src}>{dst}",
                 "sport": sp,
                 "dport": dp,
