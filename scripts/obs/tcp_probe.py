@@ -13,8 +13,10 @@ benchmarks.
 A "decrease" is a loss response seen in the samples: on a duplicate ACK
 the window starts to fall to a target ssthresh below it, and it comes
 down to that target (PRR ends recovery at cwnd = ssthresh); ratio = the
-target / cwnd before the loss.  Decreases that end in cwnd 1 (RTO) are
-reported apart.
+target / cwnd before the loss.  Or, a recovery ending and the next
+beginning on one ACK, the target falls below the last one: ratio = the
+new target / the old.  Decreases that end in cwnd 1 (RTO) are reported
+apart.
 
 The event's ssthresh is tcp_current_ssthresh(): outside a cwnd reduction
 (CWR, Recovery) it is max(ssthresh, 3/4 cwnd), so it rises with the
@@ -32,6 +34,8 @@ import sys
 
 # The event's text follows this; the timestamp ends what comes before it.
 MARK = ": tcp_probe: "
+# TCP_INFINITE_SSTHRESH: no ssthresh yet (slow start).
+NO_SSTHRESH = 0x7fffffff
 
 
 def parse(path, dport=None, sport=None):
@@ -86,23 +90,29 @@ def open_state_ssthresh(cwnd):
     return (cwnd >> 1) + (cwnd >> 2)
 
 
-def starts_decrease(prev, s):
-    """Does sample s begin a loss response (prev: the sample before it)?"""
+def loss_window(prev, s):
+    """The window a loss response that begins at sample s came at (prev:
+    the sample before it), or None when none begins there."""
     target = s["ssthresh"]
     # The window falls, towards a target below where it was ...
-    if not (s["snd_cwnd"] < prev["snd_cwnd"] and target < prev["snd_cwnd"]):
-        return False
-    # ... and that target is not the 3/4 cwnd the event shows outside a
-    # reduction: cwnd validation (tcp_cwnd_application_limited) and the
-    # restart after idle lower cwnd there and set ssthresh to it, from a
-    # window that may have grown on the ACK before (by up to 2: ABC).
-    if any(target == open_state_ssthresh(c)
-           for c in range(prev["snd_cwnd"], prev["snd_cwnd"] + 3)):
-        return False
-    # A loss: recovery begins on duplicate ACKs (snd_una stays put with
-    # data outstanding), an RTO restarts the window from 1 after a silence.
-    dupack = s["snd_una"] == prev["snd_una"] and s["snd_nxt"] != s["snd_una"]
-    return dupack or s["snd_cwnd"] == 1
+    if s["snd_cwnd"] < prev["snd_cwnd"] and target < prev["snd_cwnd"] \
+            and not any(target == open_state_ssthresh(c)
+                        for c in range(prev["snd_cwnd"], prev["snd_cwnd"] + 3)):
+        # ... that is not the 3/4 cwnd the event shows outside a
+        # reduction (cwnd validation and the restart after idle lower
+        # cwnd there and set ssthresh to it, from a window that may have
+        # grown on the ACK before: by up to 2, ABC), on duplicate ACKs
+        # (snd_una put with data outstanding: recovery) or from 1 (RTO).
+        dupack = s["snd_una"] == prev["snd_una"] and s["snd_nxt"] != s["snd_una"]
+        if dupack or s["snd_cwnd"] == 1:
+            return prev["snd_cwnd"]
+    # A recovery that ends and the next that begins on one ACK (the losses
+    # of slow start's overshoot): the end set cwnd to the old target, the
+    # new one is a share of that, and PRR had shown a window below both.
+    # Only a loss lowers the event's ssthresh (validation, undo raise it).
+    if prev["snd_cwnd"] <= target < prev["ssthresh"] < NO_SSTHRESH:
+        return prev["ssthresh"]
+    return None
 
 
 def at_target(cwnd, target):
@@ -139,11 +149,11 @@ def decreases(samples, max_wait=2.0):
                 and (not at_target(s["snd_cwnd"], cur["ssthresh"])
                      or s["ssthresh"] != cur["ssthresh"]):
             cur = None
-        if cur is None and prev is not None and starts_decrease(prev, s):
-            cur = {"ts": s["ts"], "cwnd_before": prev["snd_cwnd"],
-                   "ssthresh": s["ssthresh"],
-                   "ratio": s["ssthresh"] / prev["snd_cwnd"],
-                   "rto": s["snd_cwnd"] == 1, "counted": False}
+        w = loss_window(prev, s) if cur is None and prev is not None else None
+        if w:
+            cur = {"ts": s["ts"], "cwnd_before": w, "ssthresh": s["ssthresh"],
+                   "ratio": s["ssthresh"] / w, "rto": s["snd_cwnd"] == 1,
+                   "counted": False}
             if at_target(s["snd_cwnd"], cur["ssthresh"]):
                 cur["counted"] = True
                 out.append(cur)

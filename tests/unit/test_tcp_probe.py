@@ -7,8 +7,9 @@ and max(ssthresh, 3/4 cwnd) outside it.  Cases: Reno's halvings with the
 window grown past 4/3 ssthresh in between (the event's ssthresh rising
 with it: 3702753 counted those rises, Reno's median read 0.755), ICC's
 0.875 at growing windows (each loss raises the event's ssthresh: the rule
-before 3702753 missed them) and at the same window (it stays put), cwnd
-validation and its raises alone, an RTO, an undone recovery.  TAP and "N
+before 3702753 missed them), at the same window (it stays put), in a
+cascade and in slow start's overshoot, cwnd validation and its raises
+alone, an RTO, an undone recovery.  TAP and "N
 passed, N failed"; exit 0 when all pass."""
 import json
 import os
@@ -70,6 +71,26 @@ class Sender:
             self.cwnd, self.ssth = w, old
         else:
             self.cwnd = self.ssth
+        self.sample()
+
+    def overshoot(self, factor, depth):
+        """Slow start's overshoot: many losses, PRR takes cwnd down to
+        depth; the ACK that ends the recovery sets cwnd to ssthresh and,
+        SACKing more losses, begins the next from it (ssthresh = factor *
+        the old one), PRR's cwnd shown below both; it climbs to it."""
+        w = self.cwnd
+        for _ in range(3):
+            self.sample()
+        self.ssth = int(w * factor)
+        for i in range(30):
+            self.cwnd = w - 2 - (w - 2 - depth) * i // 29
+            self.sample(reduction=True)
+        self.una += depth * MSS
+        self.ssth = int(self.ssth * factor)
+        while self.cwnd < self.ssth:
+            self.cwnd += 1
+            self.sample(reduction=True)
+            self.una += MSS
         self.sample()
 
     def validate(self, used, window_update=False):
@@ -162,6 +183,19 @@ s.grow(160)
 r = decreases(s)
 T.check("icc: a cascade of four decreases counted (%s)" % r.get("decreases"),
         r.get("decreases") == 4, str(r))
+
+# ICC's slow start overshoot: the second decrease begins on the ACK that
+# ends the first, from the window that end set (175), not the one shown.
+s = Sender()
+s.grow(200)
+s.overshoot(0.875, depth=100)
+s.grow(170)
+r = decreases(s)
+T.check("icc: two decreases in the overshoot counted (%s)" % r.get("decreases"),
+        r.get("decreases") == 2, str(r))
+T.check("icc: the second from the window the first ended at (ratios %s..%s)" %
+        (r.get("min_ratio"), r.get("max_ratio")),
+        near(r.get("min_ratio"), 0.875) and near(r.get("max_ratio"), 0.875), str(r))
 
 # Reno without a loss: the window grows past 4/3 ssthresh (the event's
 # ssthresh rises with it) and cwnd validation lowers it twice, once on an
