@@ -367,7 +367,7 @@ CC_PARAM(median, rapid_p_median, 0644, 3, 1, 7, "streams",
 CC_PARAM(jump_milli, rapid_p_jump, 0644, 1000, 0, 1000, "1/1000",
 	 "report's law: share of the gap to a step up of ABest adopted at once (at most r_avg / 4) when the newest 3 estimates agree on it; off for 8 srtt when later estimates show others took it too; 0 = off (Eq. 6 alone)");
 CC_PARAM(ss_refine, rapid_p_ss_refine, 0644, 16, 0, 255, "streams",
-	 "after slow start, higher estimates are adopted at once until the first lower one, for at most this many streams, 0 = never (the report's rule, the tau filter)");
+	 "after slow start, higher estimates are adopted at once until the second lower one in a row, for at most this many streams, 0 = never (the report's rule, the tau filter)");
 CC_PARAM(f_milli, rapid_p_f_milli, 0644, 3000, 1000, 1000000, "1/1000",
 	 "sender-side estimate: PathChirp excursion end factor F");
 CC_PARAM(ack_noise_us, rapid_p_ack_noise, 0644, 10, 0, 1000, "us",
