@@ -129,6 +129,17 @@ def near(x, want):
     return x is not None and abs(x - want) < 0.02
 
 
+def check_count(what, snd, n):
+    """tcp_probe.py's decreases of snd's trace; check that n were counted."""
+    r = decreases(snd)
+    T.check("%s (%s)" % (what, r.get("decreases")), r.get("decreases") == n, str(r))
+    return r
+
+
+def check_median(what, r, want):
+    T.check("%s (%s)" % (what, r.get("median_ratio")), near(r.get("median_ratio"), want), str(r))
+
+
 # Reno: slow start to 80, halvings at 80, 100 (grown past 4/3 ssthresh:
 # the event's ssthresh rose on each increment from 54 on) and 70.
 s = Sender()
@@ -139,9 +150,7 @@ s.loss(0.5)
 s.grow(70, acks_per_step=3)
 s.loss(0.5)
 s.grow(60, acks_per_step=3)
-r = decreases(s)
-T.check("reno: three halvings counted (%s)" % r.get("decreases"), r.get("decreases") == 3,
-        str(r))
+r = check_count("reno: three halvings counted", s, 3)
 T.check("reno: median ratio 0.5, not the 3/4 cwnd of the raises (%s)" % r.get("median_ratio"),
         near(r.get("median_ratio"), 0.5) and near(r.get("max_ratio"), 0.5), str(r))
 
@@ -155,11 +164,8 @@ s.loss(0.875)
 s.grow(112, acks_per_step=3)
 s.loss(0.875)
 s.grow(110)
-r = decreases(s)
-T.check("icc: three decreases at growing windows counted (%s)" % r.get("decreases"),
-        r.get("decreases") == 3, str(r))
-T.check("icc: median ratio 0.875 (%s)" % r.get("median_ratio"),
-        near(r.get("median_ratio"), 0.875), str(r))
+r = check_count("icc: three decreases at growing windows counted", s, 3)
+check_median("icc: median ratio 0.875", r, 0.875)
 
 # ICC at the same window (Wmax reached, random losses): 135 -> 118 three
 # times, the event's ssthresh 118 throughout.
@@ -168,11 +174,8 @@ s.grow(135)
 for _ in range(3):
     s.loss(0.875)
     s.grow(135, acks_per_step=5)
-r = decreases(s)
-T.check("icc: three decreases at the same window counted (%s)" % r.get("decreases"),
-        r.get("decreases") == 3, str(r))
-T.check("icc: at the same window, ratio 0.875 (%s)" % r.get("median_ratio"),
-        near(r.get("median_ratio"), 0.875), str(r))
+r = check_count("icc: three decreases at the same window counted", s, 3)
+check_median("icc: at the same window, ratio 0.875", r, 0.875)
 
 # ICC's cascade: losses before the window regrew to its target.
 s = Sender()
@@ -180,9 +183,7 @@ s.grow(200)
 for _ in range(4):
     s.loss(0.875)
 s.grow(160)
-r = decreases(s)
-T.check("icc: a cascade of four decreases counted (%s)" % r.get("decreases"),
-        r.get("decreases") == 4, str(r))
+check_count("icc: a cascade of four decreases counted", s, 4)
 
 # ICC's slow start overshoot: the second decrease begins on the ACK that
 # ends the first, from the window that end set (175), not the one shown.
@@ -190,9 +191,7 @@ s = Sender()
 s.grow(200)
 s.overshoot(0.875, depth=100)
 s.grow(170)
-r = decreases(s)
-T.check("icc: two decreases in the overshoot counted (%s)" % r.get("decreases"),
-        r.get("decreases") == 2, str(r))
+r = check_count("icc: two decreases in the overshoot counted", s, 2)
 T.check("icc: the second from the window the first ended at (ratios %s..%s)" %
         (r.get("min_ratio"), r.get("max_ratio")),
         near(r.get("min_ratio"), 0.875) and near(r.get("max_ratio"), 0.875), str(r))
