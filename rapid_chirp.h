@@ -1322,7 +1322,6 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 		if (!rapid_abest_is_top(abest, top) || top >= cfg->max_rate) {
 			rapid_ctl_enter_steady(ctl, cfg, abest);
 			ctl->refine = cfg->ss_refine;
-			ctl->refine_low = 0;
 			if (hist) {
 				rapid_hist_reset(hist);
 				rapid_hist_push_median(hist, abest, cfg->median);
