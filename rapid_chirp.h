@@ -70,7 +70,13 @@
 #define RAPID_DEF_SS_N_MAX	16U	/* slow start: N doubles up to this */
 #define RAPID_SS_M		2000U	/* slow start: m = 2 */
 #define RAPID_DEF_INIT_KBPS	100U	/* initial r_avg, kbit/s */
-#define RAPID_DEF_TAU_MS	200U	/* tau, ms */
+/*
+ * tau, ms: the report's is 200 ms; ours is six times that, so that the
+ * increases of many flows together do not overshoot
+ * (docs/rapid-deviations.md#many-flows).
+ */
+#define RAPID_REPORT_TAU_MS	200U
+#define RAPID_DEF_TAU_MS	1200U
 
 /* Rates: bytes per second.  1 kbit/s = 125 B/s. */
 #define RAPID_BPS_PER_KBPS	125ULL
@@ -127,6 +133,19 @@
  */
 #define RAPID_DEF_JUMP_MILLI	1000U
 #define RAPID_JUMP_MILLI_MAX	1000U
+/*
+ * Decreases in steady state (ours, docs/rapid-deviations.md#many-flows):
+ * one estimate cuts r_avg by at most RAPID_DEF_CUT_MAX / 1000 of it
+ * (1000: the report's rule, a lower ABest adopted at once), and an estimate
+ * less than RAPID_DEF_HOLD_MILLI / 1000 below r_avg while there is no
+ * standing queue changes nothing (0: off).  No standing queue: qd below
+ * 1 / 2^RAPID_HOLD_QD_SHIFT of max(base RTT, RAPID_DRAIN_T_MIN_US).
+ */
+#define RAPID_DEF_CUT_MAX	125U
+#define RAPID_CUT_MAX_MAX	1000U
+#define RAPID_DEF_HOLD_MILLI	200U
+#define RAPID_HOLD_MILLI_MAX	1000U
+#define RAPID_HOLD_QD_SHIFT	7
 
 /* Persistent-loss response: r_avg *= loss_factor / 1000 (1000 = off). */
 #define RAPID_DEF_LOSS_FACTOR	700U
@@ -502,6 +521,16 @@ struct rapid_cfg {
 				 * step up adopted at once (rapid_jump_step(),
 				 * 0: off, Eq. 6 alone)
 				 */
+	u16 cut_max;		/* 1/1000: the largest cut of r_avg by one
+				 * steady-state estimate (1000: adopt it)
+				 */
+	u16 hold_milli;		/* 1/1000: a lower estimate within this
+				 * share of r_avg is ignored while
+				 * queue_free (0: never)
+				 */
+	u8 queue_free;		/* no standing queue (rapid_queue_free());
+				 * set per ABest by the caller
+				 */
 };
 
 /* The report's defaults. */
@@ -526,6 +555,9 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->count_flows = 0;
 	cfg->probe_milli = 0;
 	cfg->jump_milli = RAPID_DEF_JUMP_MILLI;
+	cfg->cut_max = RAPID_DEF_CUT_MAX;
+	cfg->hold_milli = RAPID_DEF_HOLD_MILLI;
+	cfg->queue_free = 0;
 }
 
 enum rapid_phase {
@@ -1293,6 +1325,41 @@ static inline enum rapid_ev rapid_ctl_law_tick(struct rapid_ctl *ctl,
  * refinement) follows rapid_law_step() instead; srtt_us and now_us are its
  * clock.  Always clamped to [min_rate, max_rate].
  */
+/*
+ * A steady-state estimate `abest` below r_avg under the report's law: the
+ * rate to adopt (ours, docs/rapid-deviations.md#many-flows).  The report
+ * adopts it at once.  With n flows on a link each flow's ABest is the link
+ * less the others' rates, so an overshoot E of the aggregate shows in
+ * every flow's estimate as r_avg - E, and every flow cutting by E cuts the
+ * aggregate by n E: twelve flows at 50 Mbit/s fell to 40-50% of the link
+ * after each overshoot, and equal cuts leave the shares where they were.
+ * So one estimate cuts at most cfg->cut_max / 1000 of r_avg (a
+ * multiplicative bound: the larger flow gives up more, which drives the
+ * shares together), and the next estimates cut again if the queue says
+ * so.  And a lower estimate within cfg->hold_milli / 1000 of r_avg while
+ * there is no standing queue (cfg->queue_free) is the estimator's noise:
+ * were r_avg above the avail-bw, a queue would be building (a lone flow at
+ * 95% of the avail-bw got a pair of estimates 15% low every 1.5 s and sat
+ * at 90% of it).
+ */
+static inline u64 rapid_ctl_decrease_to(const struct rapid_ctl *ctl,
+					const struct rapid_cfg *cfg, u64 abest)
+{
+	u64 r = ctl->r_avg, floor;
+	u32 cut = cfg->cut_max;
+
+	if (abest >= r)
+		return abest;
+	/* r <= RAPID_RATE_MAX < 2^34, the shares <= 1000 < 2^10 */
+	if (cfg->queue_free && cfg->hold_milli &&
+	    r - abest <= div_u64(r * cfg->hold_milli, 1000))
+		return r;
+	if (!cut || cut >= RAPID_CUT_MAX_MAX)	/* 0: no bound either */
+		return abest;
+	floor = r - div_u64(r * cut, 1000);
+	return abest > floor ? abest : floor;
+}
+
 static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 						   const struct rapid_cfg *cfg,
 						   struct rapid_abest_hist *hist,
@@ -1388,6 +1455,8 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 	if (!refining && hist)
 		rapid_jump_step(hist, ctl->r_avg, abest, cfg->jump_milli,
 				srtt_us, now_us);
+	if (!refining)
+		abest = rapid_ctl_decrease_to(ctl, cfg, abest);
 	abest = rapid_rate_clamp(abest, cfg->min_rate, cfg->max_rate);
 	if (abest == ctl->r_avg)
 		return RAPID_EV_NONE;
@@ -1651,6 +1720,19 @@ static inline u64 rapid_drain_abest(u64 abest, u32 qd_us, u32 base_us,
 	cut = qd_us >= t ? RAPID_DRAIN_SCALE :
 	      div_u64((u64)qd_us * RAPID_DRAIN_SCALE, t);
 	return rapid_rate_cut(abest, cut, max_milli);
+}
+
+/*
+ * No standing queue, for rapid_ctl_decrease_to()'s hold: qd below
+ * 1 / 2^RAPID_HOLD_QD_SHIFT of the drain's T, max(base RTT,
+ * RAPID_DRAIN_T_MIN_US): 0.5 ms at a 60 ms base RTT, two packets at
+ * 50 Mbit/s.
+ */
+static inline bool rapid_queue_free(u32 qd_us, u32 base_us)
+{
+	u32 t = base_us > RAPID_DRAIN_T_MIN_US ? base_us : RAPID_DRAIN_T_MIN_US;
+
+	return qd_us < (t >> RAPID_HOLD_QD_SHIFT);
 }
 
 /*

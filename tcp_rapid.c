@@ -317,8 +317,8 @@ CC_PARAM(ss_n_max, rapid_p_ss_n_max, 0644, 16, 2, 128, "packets",
 	 "slow start: N doubles up to this");
 CC_PARAM(initial_rate_kbps, rapid_p_init_rate, 0644, 100, 10, 100000000,
 	 "kbit/s", "r_avg of a new connection");
-CC_PARAM(tau_ms, rapid_p_tau, 0644, 200, 1, 60000, "ms",
-	 "convergence time tau of increases, Eq. 6");
+CC_PARAM(tau_ms, rapid_p_tau, 0644, 1200, 1, 60000, "ms",
+	 "convergence time tau of increases, Eq. 6 (the report's: 200)");
 CC_PARAM(min_rate_kbps, rapid_p_min_rate, 0644, 10, 10, 100000000, "kbit/s",
 	 "floor of r_avg, at most max_rate_kbps", .check = rapid_check_rate);
 CC_PARAM(max_rate_kbps, rapid_p_max_rate, 0644, 100000000, 10, 100000000,
@@ -366,6 +366,10 @@ CC_PARAM(median, rapid_p_median, 0644, 3, 1, 7, "streams",
 	 "steady state acts on the median of this many newest per-stream estimates, 1 = each alone (the report's rule)");
 CC_PARAM(jump_milli, rapid_p_jump, 0644, 1000, 0, 1000, "1/1000",
 	 "report's law: share of the gap to a step up of ABest adopted at once (at most r_avg / 4) when the newest 3 estimates agree on it; off for 8 srtt when later estimates show others took it too; 0 = off (Eq. 6 alone)");
+CC_PARAM(cut_max, rapid_p_cut_max, 0644, 125, 1, 1000, "1/1000",
+	 "report's law: one lower estimate cuts r_avg by at most this share of it, 1000 = adopt it at once (the report's rule)");
+CC_PARAM_OFF(hold_milli, rapid_p_hold, 0644, 200, 1, 1000, "1/1000",
+	     "report's law: a lower estimate within this share of r_avg is ignored while there is no standing queue, 0 = off");
 CC_PARAM(ss_refine, rapid_p_ss_refine, 0644, 16, 0, 255, "streams",
 	 "after slow start, higher estimates are adopted at once until the second lower one in a row, for at most this many streams, 0 = never (the report's rule, the tau filter)");
 CC_PARAM(f_milli, rapid_p_f_milli, 0644, 3000, 1000, 1000000, "1/1000",
@@ -380,7 +384,9 @@ static_assert(RAPID_DEF_SS_N_MAX == 16);
 static_assert(RAPID_DEF_JUMP_MILLI == 1000 && RAPID_JUMP_MILLI_MAX == 1000);
 static_assert(RAPID_DEF_INIT_KBPS == 100 && RAPID_KBPS_MIN == 10 &&
 	      RAPID_KBPS_MAX == 100000000);
-static_assert(RAPID_DEF_TAU_MS == 200 && RAPID_TAU_MAX_MS == 60000);
+static_assert(RAPID_DEF_TAU_MS == 1200 && RAPID_TAU_MAX_MS == 60000);
+static_assert(RAPID_DEF_CUT_MAX == 125 && RAPID_CUT_MAX_MAX == 1000);
+static_assert(RAPID_DEF_HOLD_MILLI == 200 && RAPID_HOLD_MILLI_MAX == 1000);
 static_assert(RAPID_PACING_SHIFT_STOCK == 10 && RAPID_SLOTS_MIN == 8);
 static_assert(RAPID_DEF_LOSS_FACTOR == 700 && RAPID_LOSS_FACTOR_MIN == 100 &&
 	      RAPID_LOSS_FACTOR_MAX == 1000);
@@ -495,6 +501,9 @@ static void rapid_load_cfg(struct rapid_cfg *cfg)
 	cfg->count_flows = READ_ONCE(rapid_p_count_flows.val);
 	cfg->probe_milli = READ_ONCE(rapid_p_probe.val);
 	cfg->jump_milli = READ_ONCE(rapid_p_jump.val);
+	cfg->cut_max = READ_ONCE(rapid_p_cut_max.val);
+	cfg->hold_milli = READ_ONCE(rapid_p_hold.val);
+	cfg->queue_free = 0;
 }
 
 /* ---- pacing and cwnd --------------------------------------------------- */
@@ -702,8 +711,11 @@ static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest,
 		return;
 	rapid_load_cfg(&cfg);
 	cfg.ss_r1_cap = ss_r1_cap;
-	if (ca->ring)
+	if (ca->ring) {
 		ca->ring->abest_kbps = rapid_rate_to_kbps(abest);
+		cfg.queue_free = rapid_queue_free(ca->ring->qd_us,
+						  tcp_min_rtt(tcp_sk(sk)));
+	}
 	rapid_ctl_on_abest_law(&ca->ctl, &cfg, ca->ring ? &ca->ring->hist : NULL,
 			       ca->ring ? &ca->ring->law : NULL, stream_id,
 			       abest, tcp_sk(sk)->mss_cache,

@@ -24,6 +24,7 @@ struct rapid_params rapid_p = {
 	.drain_max = 250, .law = RAPID_LAW_REPORT, .q_target_us = 2000,
 	.law_t_ms = 100, .adapt_tau = 1, .compete = 1, .count_flows = 1,
 	.probe_milli = 20, .jump_milli = RAPID_DEF_JUMP_MILLI,
+	.cut_max = RAPID_DEF_CUT_MAX, .hold_milli = RAPID_DEF_HOLD_MILLI,
 	.median = RAPID_DEF_MEDIAN, .ss_refine = RAPID_DEF_SS_REFINE,
 	.f_milli = RAPID_SEST_F_DEFAULT,
 	.ack_noise_us = RAPID_SEST_Q_NOISE_NS_DEF / 1000, .stream_slots = 128,
@@ -57,6 +58,8 @@ static const struct {
 	{ "probe_milli", &rapid_p.probe_milli, 1, 1000, true },
 	{ "median", &rapid_p.median, 1, RAPID_MEDIAN_MAX, false },
 	{ "jump_milli", &rapid_p.jump_milli, 0, RAPID_JUMP_MILLI_MAX, false },
+	{ "cut_max", &rapid_p.cut_max, 1, RAPID_CUT_MAX_MAX, false },
+	{ "hold_milli", &rapid_p.hold_milli, 1, RAPID_HOLD_MILLI_MAX, true },
 	{ "ss_refine", &rapid_p.ss_refine, 0, RAPID_SS_REFINE_MAX, false },
 	{ "f_milli", &rapid_p.f_milli, RAPID_PC_F_MIN, RAPID_PC_F_MAX, false },
 	{ "ack_noise_us", &rapid_p.ack_noise_us, 0, RAPID_PC_Q_NOISE_NS_MAX / 1000, false },
@@ -203,6 +206,9 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->count_flows = (u8)rapid_p.count_flows;
 	cfg->probe_milli = (u16)rapid_p.probe_milli;
 	cfg->jump_milli = (u16)rapid_p.jump_milli;
+	cfg->cut_max = (u16)rapid_p.cut_max;
+	cfg->hold_milli = (u16)rapid_p.hold_milli;
+	cfg->queue_free = 0;
 }
 
 static struct rstream *slot(struct rapid *ca, uint16_t i)
@@ -250,6 +256,7 @@ static void on_abest(struct flow *f, uint32_t id, u64 abest, u64 ss_r1_cap)
 
 	cfg_load(&cfg);
 	cfg.ss_r1_cap = ss_r1_cap;
+	cfg.queue_free = rapid_queue_free(ca->qd_us, flow_min_rtt_us(f));
 	rapid_ctl_on_abest_law(&ca->ctl, &cfg, &ca->hist, &ca->law, id, abest,
 			       SIM_MSS, flow_srtt_us(f), now_us());
 }

@@ -674,6 +674,15 @@ static struct rapid_ctl steady_ctl(const struct rapid_cfg *cfg, u64 r_avg)
 	return ctl;
 }
 
+/* The report's law: its tau, every lower estimate adopted at once. */
+static void report_cfg(struct rapid_cfg *cfg)
+{
+	rapid_cfg_default(cfg);
+	cfg->tau_ns = (u64)RAPID_REPORT_TAU_MS * RAPID_NSEC_PER_MSEC;
+	cfg->cut_max = RAPID_CUT_MAX_MAX;
+	cfg->hold_milli = 0;
+}
+
 static void test_tau_filter(void)
 {
 	const double r0 = 12.5e6, a = 25e6, tau = 0.2;	/* 100 -> 200 Mbit/s */
@@ -683,7 +692,7 @@ static void test_tau_filter(void)
 	int streams = 0, streams_ref = 0, done = 0, done_ref = 0;
 	u32 id;
 
-	rapid_cfg_default(&cfg);
+	report_cfg(&cfg);
 	ctl = steady_ctl(&cfg, (u64)r0);
 	for (id = 1; id < 100000 && !(done && done_ref); id++) {
 		double got;
@@ -755,7 +764,7 @@ static void test_decrease(void)
 	struct rapid_ctl ctl;
 	enum rapid_ev ev;
 
-	rapid_cfg_default(&cfg);
+	report_cfg(&cfg);
 	ctl = steady_ctl(&cfg, 125000000);
 	ev = rapid_ctl_on_abest(&ctl, &cfg, 1, 50000000, P_FULL);
 	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == 50000000,
@@ -769,7 +778,7 @@ static void test_decrease(void)
 	cfg.max_rate = 1250000;
 	ev = rapid_ctl_on_abest(&ctl, &cfg, 4, 125000000, P_FULL);
 	tap_ok(ctl.r_avg <= 1250000, "increase clamps to max_rate");
-	rapid_cfg_default(&cfg);
+	report_cfg(&cfg);
 
 	/* ids: stale and wrapped */
 	ctl = steady_ctl(&cfg, 1000000);
@@ -781,6 +790,106 @@ static void test_decrease(void)
 	ev = rapid_ctl_on_abest(&ctl, &cfg, 5, 800000, P_FULL);
 	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == 800000,
 	       "stream ids wrap around (serial arithmetic)");
+}
+
+/* Bounded cuts and the hold without a standing queue (the defaults). */
+static void test_bounded_decrease(void)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	enum rapid_ev ev;
+	u64 r = 125000000, want;
+
+	rapid_cfg_default(&cfg);
+	tap_eq(cfg.cut_max, 125, "defaults: a cut of at most 1/8 of r_avg per estimate");
+	tap_eq(cfg.hold_milli, 200, "defaults: hold within 20%% of r_avg without a queue");
+	tap_eq(cfg.tau_ns, 1200000000ULL, "defaults: tau 1.2 s (the report's 0.2 s x 6)");
+	ctl = steady_ctl(&cfg, r);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 1, 50000000, P_FULL);
+	want = r - r / 8;
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == want,
+	       "bounded: 1 Gbit/s -> 400 Mbit/s estimate cuts 1/8 (875 Mbit/s), got %llu",
+	       (unsigned long long)ctl.r_avg);
+	rapid_ctl_on_abest(&ctl, &cfg, 2, 50000000, P_FULL);
+	tap_eq(ctl.r_avg, want - want / 8, "bounded: the next estimate cuts 1/8 again");
+	ctl = steady_ctl(&cfg, r);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 3, r - r / 16, P_FULL);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == r - r / 16,
+	       "bounded: a cut below the bound is adopted exactly");
+	ctl = steady_ctl(&cfg, r);
+	rapid_ctl_on_abest(&ctl, &cfg, 4, 0, P_FULL);
+	tap_eq(ctl.r_avg, r - r / 8, "bounded: ABest = 0 cuts 1/8, not to the floor");
+	ctl = steady_ctl(&cfg, RAPID_RATE_MAX);
+	rapid_ctl_on_abest(&ctl, &cfg, 5, 1, P_FULL);
+	tap_eq(ctl.r_avg, RAPID_RATE_MAX - RAPID_RATE_MAX / 8,
+	       "bounded: at 100 Gbit/s, no overflow");
+	ctl = steady_ctl(&cfg, 2 * RAPID_RATE_MIN);
+	rapid_ctl_on_abest(&ctl, &cfg, 6, 0, P_FULL);
+	tap_eq(ctl.r_avg, 2 * RAPID_RATE_MIN - 2 * RAPID_RATE_MIN / 8,
+	       "bounded: near min_rate, the floor of the cut holds above it");
+	for (ev = 0, r = 7; r < 200; r++)	/* 1/8 of small rates */
+		ev |= rapid_ctl_decrease_to(&(struct rapid_ctl){ .r_avg = r }, &cfg, 0) !=
+		      r - r * 125 / 1000;
+	tap_eq(ev, 0, "bounded: r - r x 125 / 1000 for r = 7..199 B/s");
+
+	/* the hold: no queue and less than 20% below */
+	cfg.queue_free = 1;
+	r = 125000000;
+	ctl = steady_ctl(&cfg, r);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 7, r - r / 5, P_FULL);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == r,
+	       "hold: no queue, 20%% below: r_avg stays");
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 8, r - r / 5 - 1, P_FULL);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == r - r / 8,
+	       "hold: no queue, more than 20%% below: the bounded cut");
+	cfg.queue_free = 0;
+	ctl = steady_ctl(&cfg, r);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 9, r - r / 20, P_FULL);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == r - r / 20,
+	       "hold: with a standing queue, 5%% below is adopted");
+	cfg.queue_free = 1;
+	cfg.hold_milli = 0;
+	ctl = steady_ctl(&cfg, r);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 10, r - r / 20, P_FULL);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == r - r / 20,
+	       "hold_milli = 0: off");
+	cfg.hold_milli = 1000;
+	ctl = steady_ctl(&cfg, r);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 11, 0, P_FULL);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == r,
+	       "hold_milli = 1000 without a queue: even ABest = 0 holds (a queue ends it)");
+	/* the bound off: 1000 and the defensive 0 are the report's rule */
+	cfg.hold_milli = 0;
+	cfg.cut_max = 1000;
+	ctl = steady_ctl(&cfg, r);
+	rapid_ctl_on_abest(&ctl, &cfg, 12, 50000000, P_FULL);
+	tap_eq(ctl.r_avg, 50000000, "cut_max = 1000: adopted at once (the report)");
+	cfg.cut_max = 0;
+	ctl = steady_ctl(&cfg, r);
+	rapid_ctl_on_abest(&ctl, &cfg, 13, 50000000, P_FULL);
+	tap_eq(ctl.r_avg, 50000000, "cut_max = 0 (not a module value): no bound either");
+	cfg.cut_max = 1;
+	ctl = steady_ctl(&cfg, r);
+	rapid_ctl_on_abest(&ctl, &cfg, 14, 0, P_FULL);
+	tap_eq(ctl.r_avg, r - r / 1000, "cut_max = 1: 1/1000 per estimate");
+
+	/* slow start's exit refinement ends at a lower estimate unbounded */
+	rapid_cfg_default(&cfg);
+	ctl = steady_ctl(&cfg, r);
+	ctl.refine = 4;
+	ctl.refine_low = 1;
+	rapid_ctl_on_abest(&ctl, &cfg, 15, 50000000, P_FULL);
+	tap_eq(ctl.r_avg, 50000000, "refinement: its lower estimate is adopted at once");
+
+	/* what counts as no standing queue: qd < max(base, 10 ms) / 128 */
+	tap_ok(rapid_queue_free(0, 60000), "queue_free: qd 0");
+	tap_ok(rapid_queue_free(467, 60000), "queue_free: 467 us at a 60 ms base (60000 >> 7 = 468)");
+	tap_ok(!rapid_queue_free(468, 60000), "queue_free: 468 us at a 60 ms base is a queue");
+	tap_ok(rapid_queue_free(77, 0), "queue_free: base 0 counts as 10 ms (78 us)");
+	tap_ok(!rapid_queue_free(78, 1000), "queue_free: ... so does a 1 ms base");
+	tap_ok(rapid_queue_free(U32_MAX / 128 - 1, U32_MAX),
+	       "queue_free: the largest base, no overflow");
+	tap_ok(!rapid_queue_free(U32_MAX, U32_MAX), "queue_free: qd U32_MAX is a queue");
 }
 
 /* ---- the law for many flows: queue growth, proportional cuts ------- */
@@ -866,6 +975,7 @@ static void test_law3(void)
 	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == r,
 	       "queue law: lower ABest without a queue changes nothing");
 	/* the report's rule without law state */
+	cfg.cut_max = RAPID_CUT_MAX_MAX;
 	ev = rapid_ctl_on_abest_law(&ctl, &cfg, NULL, NULL, 24, 100000, P_FULL, 50000, 5000);
 	tap_eq(ctl.r_avg, 100000, "queue law: no law state: the report's rule");
 
@@ -1439,7 +1549,7 @@ static void test_median(void)
 	tap_eq(rapid_hist_push_median(&h, 0, 3), RAPID_RATE_MAX, "median: extremes (0, max, ~0)");
 
 	/* the controller with a history: one outlier on either side ignored */
-	rapid_cfg_default(&cfg);
+	report_cfg(&cfg);
 	rapid_hist_reset(&h);
 	ctl = steady_ctl(&cfg, 10000000);
 	id = 1;
@@ -1686,6 +1796,7 @@ int main(void)
 	test_slow_start_rules();
 	test_tau_filter();
 	test_decrease();
+	test_bounded_decrease();
 	test_law_queue();
 	test_law3();
 	test_law_drain_compete();
