@@ -758,12 +758,7 @@ struct rapid_abest_hist {
 
 static inline void rapid_hist_reset(struct rapid_abest_hist *h)
 {
-	h->count = 0;
-	h->next = 0;
-	h->jump_locked = 0;
-	h->jump_abest = 0;
-	h->jump_gain = 0;
-	h->jump_lvl = 0;
+	*h = (struct rapid_abest_hist){ 0 };
 }
 
 /*

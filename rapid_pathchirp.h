@@ -559,6 +559,19 @@ static inline void rapid_pc_obs_mark_overtook(struct rapid_pc_obs *o, u32 idx)
 		rapid_pc_mark(o->overtook, idx);
 }
 
+/* Store packet @idx's offsets (ns from the references) and size. */
+static inline void rapid_pc_obs_store(struct rapid_pc_obs *o, u32 idx,
+				      u64 snd_ns, u64 rcv_ns, u32 bytes)
+{
+	while ((snd_ns >> o->shift) > U32_MAX || (rcv_ns >> o->shift) > U32_MAX)
+		rapid_pc_obs_coarsen(o);
+	o->snd_off[idx] = (u32)(snd_ns >> o->shift);
+	o->rcv_off[idx] = (u32)(rcv_ns >> o->shift);
+	o->bytes[idx] = (u16)bytes;
+	o->last_rcv_ns = rcv_ns;
+	o->got++;
+}
+
 /* rapid_pc_obs_add() in tolerant mode; @idx < RAPID_PSTREAM_MAX, bytes ok. */
 static inline int rapid_pc_obs_add_any(struct rapid_pc_obs *o, u32 idx,
 				       u64 snd, u64 rcv, u32 bytes)
@@ -586,16 +599,10 @@ static inline int rapid_pc_obs_add_any(struct rapid_pc_obs *o, u32 idx,
 			o->snd0 = snd;
 		}
 	}
-	while ((snd_ns >> o->shift) > U32_MAX || (rcv_ns >> o->shift) > U32_MAX)
-		rapid_pc_obs_coarsen(o);
-	o->snd_off[idx] = (u32)(snd_ns >> o->shift);
-	o->rcv_off[idx] = (u32)(rcv_ns >> o->shift);
-	o->bytes[idx] = (u16)bytes;
-	o->last_rcv_ns = rcv_ns;
+	rapid_pc_obs_store(o, idx, snd_ns, rcv_ns, bytes);
 	rapid_pc_mark(o->present, idx);
 	if (idx >= o->n)
 		o->n = (u8)(idx + 1);
-	o->got++;
 	return RAPID_PC_ADD_OK;
 }
 
@@ -646,15 +653,9 @@ static inline int rapid_pc_obs_add(struct rapid_pc_obs *o, u32 idx, u64 snd,
 			return RAPID_PC_ADD_STOPPED;
 		}
 	}
-	while ((snd_ns >> o->shift) > U32_MAX || (rcv_ns >> o->shift) > U32_MAX)
-		rapid_pc_obs_coarsen(o);
-	o->snd_off[idx] = (u32)(snd_ns >> o->shift);
-	o->rcv_off[idx] = (u32)(rcv_ns >> o->shift);
-	o->bytes[idx] = (u16)bytes;
+	rapid_pc_obs_store(o, idx, snd_ns, rcv_ns, bytes);
 	o->last_snd_ns = snd_ns;
-	o->last_rcv_ns = rcv_ns;
 	o->n++;
-	o->got++;
 	return RAPID_PC_ADD_OK;
 }
 
