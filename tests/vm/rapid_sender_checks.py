@@ -225,6 +225,28 @@ def abest(d):
     cmp("ss to 50 Mbit/s: r_avg = ABest (bit/s)", e["bw"] if e else None, "==", 50000000)
 
 
+def abest_bounded(d):
+    """(4b): the defaults cut r_avg by at most 1/8 per estimate."""
+    s, ev = samples(os.path.join(d, "cut.jsonl"))
+    if not ev or not s:
+        check("bounded cut: samples", False)
+        return
+    t1 = ev[0]
+    pre = [r["bw"] for r in s if t1 - 0.2 <= r["t"] < t1]
+    cmp("bounded cut: held at 40 Mbit/s before the drop (min bit/s)", min(pre, default=None), "==", 40000000)
+    dec = [r["bw"] for r in s if r["t"] >= t1]
+    steps = [b / a for a, b in zip(dec, dec[1:]) if b < a]
+    diag("bounded cut: r_avg after 1.0 s (Mbit/s) " +
+         " ".join(f"{b / 1e6:.2f}" for b in sorted(set(dec), reverse=True)))
+    # 7/8 exactly, but for the last step to 15 Mbit/s and the kbit/s of bw
+    cmp("bounded cut: no step below 7/8 of r_avg (smallest ratio)",
+        round(min(steps), 4) if steps else None, ">=", 0.874)
+    cmp("bounded cut: ... so it takes several estimates (steps)", len(steps), ">=", 6)
+    first = next((r for r in s if r["t"] >= t1 and r["bw"] == 15e6), None)
+    cmp("bounded cut: 15 Mbit/s reached within 0.5 s (s)",
+        round(first["t"] - t1, 3) if first else None, "<=", 0.5)
+
+
 def iperf_mbit(path):
     try:
         return json.load(open(path))["end"]["sum_received"]["bits_per_second"] / 1e6
@@ -274,6 +296,7 @@ def main():
     cmp("plimit: long-run rate within 5% of r_avg (|ratio - 1|)", err(r.get("long_run")), "<=", 0.05)
     # (4)
     abest(d)
+    abest_bounded(d)
     # (5)
     c1, c2 = iperf_mbit(os.path.join(d, "cubic1.json")), iperf_mbit(os.path.join(d, "cubic2.json"))
     diag(f"cubic alone {c1} Mbit/s, beside rapid {c2} Mbit/s")

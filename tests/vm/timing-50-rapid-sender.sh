@@ -23,7 +23,8 @@
 #  (3) retransmissions take r_avg's gap and do not move the stream cursor;
 #      pure ACKs do not either; segments a full qdisc refused keep their
 #      place when TCP sends them again;
-#  (4) injected ABest: slow-start exit, increase over tau, decrease at once;
+#  (4) injected ABest: slow-start exit, increase over tau, decrease at once
+#      (the report's law); with the defaults, a decrease in cuts of 1/8;
 #  (5) a cubic socket beside a rapid one in the same netns keeps its
 #      throughput, and the rapid flow its schedule;
 #  (6) without fq: flagged, logged, TCP's internal pacing keeps the chirps.
@@ -44,7 +45,7 @@ KEEP=${LAB_OUTDIR:-$KT_TMP}/rapid-gaps
 mkdir -p "$KEEP"
 rm -f "$KEEP"/*.pcap "$KEEP"/*.jsonl "$KEEP"/*.txt
 # rapid_probe.py flows: 5606 sends 10 Mbit/s back (pure ACKs test).
-rapid_sink "$LAB_RCV" --port 5608 --port 5609 --trickle 5606:10000 ||
+rapid_sink "$LAB_RCV" --port 5608 --port 5609 --port 5619 --trickle 5606:10000 ||
 	{ kt_fail "sink starts"; kt_done; }
 
 # chirp_run NAME RATE_KBPS DST PORT SECS [iperf3 args]: a fixed-rate
@@ -176,17 +177,25 @@ spid=$!
 chirp_run side 20000 "$LAB_RCV4" 5611 2
 wait $cpid $spid
 
-# (4) injected ABest, on a fresh module with inject_abest_kbps=10000: slow
+# (4) injected ABest, on a fresh module with inject_abest_kbps=10000 and
+# the report's law (tau 200 ms, lower estimates adopted at once): slow
 # start ends at the first stream whose top rate exceeds 10 Mbit/s (N = 8,
 # top 25.6 Mbit/s); at 1.0 s ABest rises to 40 Mbit/s (Eq. 6:
 # 40 - 30 exp(-t / tau), tau = 200 ms), at 2.0 s it falls to 15 Mbit/s.
 # Then slow start to 50 Mbit/s: exit after N doubled, by the N = 16 stream.
 echo 0 >"$RAPID_P/fixed_rate_kbps"
-rapid_reload inject_abest_kbps=10000
+rapid_reload inject_abest_kbps=10000 tau_ms=200 cut_max=1000 hold_milli=0
 rapid_send "$snd" "$LAB_RCV4:5608" 2.6 "$KEEP/abest.jsonl" --sample-ms 5 \
 	--at "1.0:$RAPID_P/inject_abest_kbps=40000" --at "2.0:$RAPID_P/inject_abest_kbps=15000"
 echo 50000 >"$RAPID_P/inject_abest_kbps"
 rapid_send "$snd" "$LAB_RCV4:5609" 1 "$KEEP/ss50.jsonl" --sample-ms 5
+echo 0 >"$RAPID_P/inject_abest_kbps"
+# (4b) the defaults (docs/rapid-deviations.md#many-flows): 40 Mbit/s by
+# injection, 15 from 1.0 s: one estimate cuts at most 1/8 of r_avg, so
+# r_avg steps down 40, 35, 30.6, ... and reaches 15 after eight estimates.
+rapid_reload inject_abest_kbps=40000
+rapid_send "$snd" "$LAB_RCV4:5619" 1.6 "$KEEP/cut.jsonl" --sample-ms 2 \
+	--at "1.0:$RAPID_P/inject_abest_kbps=15000"
 echo 0 >"$RAPID_P/inject_abest_kbps"
 
 # (6) no fq: a fresh module (its log line is printed once per load).
