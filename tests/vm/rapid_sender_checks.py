@@ -242,9 +242,12 @@ def abest_bounded(d):
     cmp("bounded cut: no step below 7/8 of r_avg (smallest ratio)",
         round(min(steps), 4) if steps else None, ">=", 0.874)
     cmp("bounded cut: ... so it takes several estimates (steps)", len(steps), ">=", 6)
-    first = next((r for r in s if r["t"] >= t1 and r["bw"] == 15e6), None)
-    cmp("bounded cut: 15 Mbit/s reached within 0.5 s (s)",
+    # the last cuts stop within hold_milli (20%) of the estimate: on this
+    # 1 Gbit/s path there is no standing queue to say r_avg is too high
+    first = next((r for r in s if r["t"] >= t1 and r["bw"] <= 15e6 / 0.8), None)
+    cmp("bounded cut: within 20% of 15 Mbit/s (the hold) after 0.5 s at most (s)",
         round(first["t"] - t1, 3) if first else None, "<=", 0.5)
+    cmp("bounded cut: ... and not below the estimate (min bit/s)", min(dec, default=None), ">=", 15000000)
 
 
 def iperf_mbit(path):
