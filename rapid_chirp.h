@@ -72,15 +72,11 @@
 #define RAPID_DEF_INIT_KBPS	100U	/* initial r_avg, kbit/s */
 /*
  * tau, ms: the report's is 200 ms; ours is six times that, so that the
- * increases of many flows together do not overshoot, but for an ABest
- * 1/8 to 1/4 above r_avg, a gap one or two flows see, which is closed at
- * the report's pace (docs/rapid-deviations.md#many-flows).
+ * increases of many flows together do not overshoot
+ * (docs/rapid-deviations.md#many-flows).
  */
 #define RAPID_REPORT_TAU_MS	200U
 #define RAPID_DEF_TAU_MS	1200U
-#define RAPID_DEF_TAU_NEAR_MS	RAPID_REPORT_TAU_MS
-#define RAPID_NEAR_LO_SHIFT	3
-#define RAPID_NEAR_HI_SHIFT	2
 
 /* Rates: bytes per second.  1 kbit/s = 125 B/s. */
 #define RAPID_BPS_PER_KBPS	125ULL
@@ -525,9 +521,6 @@ struct rapid_cfg {
 				 * step up adopted at once (rapid_jump_step(),
 				 * 0: off, Eq. 6 alone)
 				 */
-	u64 tau_near_ns;	/* Eq. 6's tau for an ABest 1/8 to 1/4 above
-				 * r_avg (rapid_ctl_tau_ns(); 0: tau_ns)
-				 */
 	u16 cut_max;		/* 1/1000: the largest cut of r_avg by one
 				 * steady-state estimate (1000: adopt it)
 				 */
@@ -562,7 +555,6 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->count_flows = 0;
 	cfg->probe_milli = 0;
 	cfg->jump_milli = RAPID_DEF_JUMP_MILLI;
-	cfg->tau_near_ns = (u64)RAPID_DEF_TAU_NEAR_MS * RAPID_NSEC_PER_MSEC;
 	cfg->cut_max = RAPID_DEF_CUT_MAX;
 	cfg->hold_milli = RAPID_DEF_HOLD_MILLI;
 	cfg->queue_free = 0;
@@ -1346,29 +1338,6 @@ static inline u64 rapid_ctl_decrease_to(const struct rapid_ctl *ctl,
 }
 
 /*
- * Eq. 6's tau for an increase to `abest` (ours,
- * docs/rapid-deviations.md#many-flows): cfg->tau_near_ns when the
- * estimate lies between 1/2^RAPID_NEAR_LO_SHIFT and 1/2^RAPID_NEAR_HI_SHIFT
- * of r_avg above it, else cfg->tau_ns.  n flows that share a spare
- * capacity S each see all of it, so after a common cut of 1/8 each sees
- * about n / 8 of its own rate: twelve flows 1.5 times theirs.  A gap of
- * 1/8 to 1/4 of the flow's own rate is its own step of avail-bw (after
- * the jump's r_avg / 4) or one or two others', and is closed at the
- * report's pace; a larger gap, shared by many, at tau_ns; a smaller one
- * is the estimator's noise.
- */
-static inline u64 rapid_ctl_tau_ns(const struct rapid_ctl *ctl,
-				   const struct rapid_cfg *cfg, u64 abest)
-{
-	u64 r = ctl->r_avg;
-
-	if (cfg->tau_near_ns && abest > r + (r >> RAPID_NEAR_LO_SHIFT) &&
-	    abest - r <= (r >> RAPID_NEAR_HI_SHIFT))
-		return cfg->tau_near_ns;
-	return cfg->tau_ns;
-}
-
-/*
  * ABest (B/s) for p-stream `id` arrived (Sections 3.1.3, 3.1.5, 3.2.2).
  * mss is the packet size P of Eq. 6.  Returns what it did; the new r_avg,
  * n and m are in ctl (rapid_ctl_schedule()).
@@ -1379,8 +1348,8 @@ static inline u64 rapid_ctl_tau_ns(const struct rapid_ctl *ctl,
  * steady-state N and m.  Only streams sent with the current parameters
  * count.  Steady state: higher ABest through the tau filter (at once after
  * slow start until the first estimate below r_avg, for at most
- * cfg->ss_refine streams), lower adopted at
- * once, where ABest is the median of the newest cfg->median
+ * cfg->ss_refine streams), lower through rapid_ctl_decrease_to() (the
+ * report adopts it at once), where ABest is the median of the newest cfg->median
  * estimates kept in hist (NULL: each estimate alone, the report's rule).
  * With cfg->law = RAPID_LAW_QUEUE and law state, steady state (after the
  * refinement) follows rapid_law_step() instead; srtt_us and now_us are its
@@ -1470,8 +1439,7 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 					       now_us);
 		if (!next)
 			next = rapid_filter_increase(ctl->r_avg, abest, ctl->n,
-						     mss, rapid_ctl_tau_ns(ctl, cfg,
-									   abest));
+						     mss, cfg->tau_ns);
 
 		next = rapid_rate_clamp(next, cfg->min_rate, cfg->max_rate);
 		if (next == ctl->r_avg)

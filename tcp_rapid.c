@@ -366,8 +366,6 @@ CC_PARAM(median, rapid_p_median, 0644, 3, 1, 7, "streams",
 	 "steady state acts on the median of this many newest per-stream estimates, 1 = each alone (the report's rule)");
 CC_PARAM(jump_milli, rapid_p_jump, 0644, 1000, 0, 1000, "1/1000",
 	 "report's law: share of the gap to a step up of ABest adopted at once (at most r_avg / 4) when the newest 3 estimates agree on it; off for 8 srtt when later estimates show others took it too; 0 = off (Eq. 6 alone)");
-CC_PARAM_OFF(tau_near_ms, rapid_p_tau_near, 0644, 200, 1, 60000, "ms",
-	     "tau of Eq. 6 for an ABest 1/8 to 1/4 above r_avg (the report's), 0 = tau_ms always");
 CC_PARAM(cut_max, rapid_p_cut_max, 0644, 125, 1, 1000, "1/1000",
 	 "report's law: one lower estimate cuts r_avg by at most this share of it, 1000 = adopt it at once (the report's rule)");
 CC_PARAM_OFF(hold_milli, rapid_p_hold, 0644, 200, 1, 1000, "1/1000",
@@ -387,8 +385,6 @@ static_assert(RAPID_DEF_JUMP_MILLI == 1000 && RAPID_JUMP_MILLI_MAX == 1000);
 static_assert(RAPID_DEF_INIT_KBPS == 100 && RAPID_KBPS_MIN == 10 &&
 	      RAPID_KBPS_MAX == 100000000);
 static_assert(RAPID_DEF_TAU_MS == 1200 && RAPID_TAU_MAX_MS == 60000);
-static_assert(RAPID_DEF_TAU_NEAR_MS == 200 && RAPID_NEAR_LO_SHIFT == 3 &&
-	      RAPID_NEAR_HI_SHIFT == 2);
 static_assert(RAPID_DEF_CUT_MAX == 125 && RAPID_CUT_MAX_MAX == 1000);
 static_assert(RAPID_DEF_HOLD_MILLI == 200 && RAPID_HOLD_MILLI_MAX == 1000);
 static_assert(RAPID_PACING_SHIFT_STOCK == 10 && RAPID_SLOTS_MIN == 8);
@@ -505,7 +501,6 @@ static void rapid_load_cfg(struct rapid_cfg *cfg)
 	cfg->count_flows = READ_ONCE(rapid_p_count_flows.val);
 	cfg->probe_milli = READ_ONCE(rapid_p_probe.val);
 	cfg->jump_milli = READ_ONCE(rapid_p_jump.val);
-	cfg->tau_near_ns = (u64)READ_ONCE(rapid_p_tau_near.val) * NSEC_PER_MSEC;
 	cfg->cut_max = READ_ONCE(rapid_p_cut_max.val);
 	cfg->hold_milli = READ_ONCE(rapid_p_hold.val);
 	cfg->queue_free = 0;

@@ -130,7 +130,7 @@ struct rapid_params {
 		 max_rate_kbps, loss_factor, fixed_rate_kbps, inject_abest_kbps,
 		 sender_estimate, drain_max, law, q_target_us, law_t_ms,
 		 adapt_tau, compete, count_flows, probe_milli, jump_milli, median, ss_refine, f_milli,
-		 cut_max, hold_milli, tau_near_ms,
+		 cut_max, hold_milli,
 		 ack_noise_us, stream_slots;
 };
 extern struct rapid_params rapid_p;

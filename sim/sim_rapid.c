@@ -25,7 +25,6 @@ struct rapid_params rapid_p = {
 	.law_t_ms = 100, .adapt_tau = 1, .compete = 1, .count_flows = 1,
 	.probe_milli = 20, .jump_milli = RAPID_DEF_JUMP_MILLI,
 	.cut_max = RAPID_DEF_CUT_MAX, .hold_milli = RAPID_DEF_HOLD_MILLI,
-	.tau_near_ms = RAPID_DEF_TAU_NEAR_MS,
 	.median = RAPID_DEF_MEDIAN, .ss_refine = RAPID_DEF_SS_REFINE,
 	.f_milli = RAPID_SEST_F_DEFAULT,
 	.ack_noise_us = RAPID_SEST_Q_NOISE_NS_DEF / 1000, .stream_slots = 128,
@@ -59,7 +58,6 @@ static const struct {
 	{ "probe_milli", &rapid_p.probe_milli, 1, 1000, true },
 	{ "median", &rapid_p.median, 1, RAPID_MEDIAN_MAX, false },
 	{ "jump_milli", &rapid_p.jump_milli, 0, RAPID_JUMP_MILLI_MAX, false },
-	{ "tau_near_ms", &rapid_p.tau_near_ms, 1, RAPID_TAU_MAX_MS, true },
 	{ "cut_max", &rapid_p.cut_max, 1, RAPID_CUT_MAX_MAX, false },
 	{ "hold_milli", &rapid_p.hold_milli, 1, RAPID_HOLD_MILLI_MAX, true },
 	{ "ss_refine", &rapid_p.ss_refine, 0, RAPID_SS_REFINE_MAX, false },
@@ -208,7 +206,6 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->count_flows = (u8)rapid_p.count_flows;
 	cfg->probe_milli = (u16)rapid_p.probe_milli;
 	cfg->jump_milli = (u16)rapid_p.jump_milli;
-	cfg->tau_near_ns = (u64)rapid_p.tau_near_ms * RAPID_NSEC_PER_MSEC;
 	cfg->cut_max = (u16)rapid_p.cut_max;
 	cfg->hold_milli = (u16)rapid_p.hold_milli;
 	cfg->queue_free = 0;

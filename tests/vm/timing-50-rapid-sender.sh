@@ -195,8 +195,11 @@ echo 0 >"$RAPID_P/inject_abest_kbps"
 # r_avg steps down 40, 35, 30.6, ..., 17.9 and stops there, within 20% of
 # the estimate with no standing queue on the path (hold_milli; measured
 # 2026-11-26: 40.00 35.00 30.62 26.80 23.45 20.52 17.95).  The report's
-# rule takes 40 -> 15 in one step.
-rapid_reload inject_abest_kbps=40000
+# rule takes 40 -> 15 in one step; to show the checks fail on it:
+#   scripts/lab/run.sh --clock precise -- env KT_RAPID_CUT_PARAMS="cut_max=1000 hold_milli=0" \
+#       tests/vm/guest-suite.sh tests/vm/timing-50-rapid-sender.sh
+# shellcheck disable=SC2086 # KT_RAPID_CUT_PARAMS: a list of module parameters
+rapid_reload inject_abest_kbps=40000 ${KT_RAPID_CUT_PARAMS:-}
 rapid_send "$snd" "$LAB_RCV4:5619" 1.6 "$KEEP/cut.jsonl" --sample-ms 2 \
 	--at "1.0:$RAPID_P/inject_abest_kbps=15000"
 echo 0 >"$RAPID_P/inject_abest_kbps"
