@@ -833,31 +833,37 @@ static void test_bounded_decrease(void)
 	tap_eq(ev, 0, "bounded: r - r x 125 / 1000 for r = 7..199 B/s");
 
 	/* the hold: no queue and less than 20% below */
-	cfg.queue_free = 1;
 	r = 125000000;
-	ctl = steady_ctl(&cfg, r);
-	ev = rapid_ctl_on_abest(&ctl, &cfg, 7, r - r / 5, P_FULL);
-	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == r,
-	       "hold: no queue, 20%% below: r_avg stays");
-	ev = rapid_ctl_on_abest(&ctl, &cfg, 8, r - r / 5 - 1, P_FULL);
-	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == r - r / 8,
-	       "hold: no queue, more than 20%% below: the bounded cut");
-	cfg.queue_free = 0;
-	ctl = steady_ctl(&cfg, r);
-	ev = rapid_ctl_on_abest(&ctl, &cfg, 9, r - r / 20, P_FULL);
-	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == r - r / 20,
-	       "hold: with a standing queue, 5%% below is adopted");
-	cfg.queue_free = 1;
-	cfg.hold_milli = 0;
-	ctl = steady_ctl(&cfg, r);
-	ev = rapid_ctl_on_abest(&ctl, &cfg, 10, r - r / 20, P_FULL);
-	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == r - r / 20,
-	       "hold_milli = 0: off");
-	cfg.hold_milli = 1000;
-	ctl = steady_ctl(&cfg, r);
-	ev = rapid_ctl_on_abest(&ctl, &cfg, 11, 0, P_FULL);
-	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == r,
-	       "hold_milli = 1000 without a queue: even ABest = 0 holds (a queue ends it)");
+	{
+		/* ABest r - r / div - less (div 0: ABest 0); r_avg after it
+		 * r - r / want_div (0: r, held)
+		 */
+		static const struct {
+			u8 queue_free;
+			u16 hold_milli;
+			u32 div, less, want_div;
+			const char *what;
+		} hc[] = {
+			{ 1, 200, 5, 0, 0, "hold: no queue, 20% below: r_avg stays" },
+			{ 1, 200, 5, 1, 8, "hold: no queue, more than 20% below: the bounded cut" },
+			{ 0, 200, 20, 0, 20, "hold: with a standing queue, 5% below is adopted" },
+			{ 1, 0, 20, 0, 20, "hold_milli = 0: off" },
+			{ 1, 1000, 0, 0, 0, "hold_milli = 1000 without a queue: even ABest = 0 holds (a queue ends it)" },
+		};
+		u32 i;
+
+		for (i = 0; i < sizeof(hc) / sizeof(hc[0]); i++) {
+			u64 a = hc[i].div ? r - r / hc[i].div - hc[i].less : 0;
+			u64 w = hc[i].want_div ? r - r / hc[i].want_div : r;
+
+			cfg.queue_free = hc[i].queue_free;
+			cfg.hold_milli = hc[i].hold_milli;
+			ctl = steady_ctl(&cfg, r);
+			ev = rapid_ctl_on_abest(&ctl, &cfg, 7 + i, a, P_FULL);
+			tap_ok(ev == (w == r ? RAPID_EV_NONE : RAPID_EV_DECREASE) &&
+			       ctl.r_avg == w, "%s", hc[i].what);
+		}
+	}
 	/* the bound off: 1000 and the defensive 0 are the report's rule */
 	cfg.hold_milli = 0;
 	cfg.cut_max = 1000;
