@@ -1704,10 +1704,16 @@ static inline u64 rapid_rate_cut(u64 rate, u64 cut, u32 max_milli)
 	return rate ? rate : 1;
 }
 
+/* The drain's T, us: the base RTT, at least RAPID_DRAIN_T_MIN_US. */
+static inline u32 rapid_drain_t_us(u32 base_us)
+{
+	return base_us > RAPID_DRAIN_T_MIN_US ? base_us : RAPID_DRAIN_T_MIN_US;
+}
+
 static inline u64 rapid_drain_abest(u64 abest, u32 qd_us, u32 base_us,
 				    u32 max_milli)
 {
-	u32 t = base_us > RAPID_DRAIN_T_MIN_US ? base_us : RAPID_DRAIN_T_MIN_US;
+	u32 t = rapid_drain_t_us(base_us);
 	u64 cut;
 
 	if (!qd_us || !max_milli || !abest)
@@ -1725,9 +1731,7 @@ static inline u64 rapid_drain_abest(u64 abest, u32 qd_us, u32 base_us,
  */
 static inline bool rapid_queue_free(u32 qd_us, u32 base_us)
 {
-	u32 t = base_us > RAPID_DRAIN_T_MIN_US ? base_us : RAPID_DRAIN_T_MIN_US;
-
-	return qd_us < (t >> RAPID_HOLD_QD_SHIFT);
+	return qd_us < (rapid_drain_t_us(base_us) >> RAPID_HOLD_QD_SHIFT);
 }
 
 /*
