@@ -127,6 +127,28 @@
 #define RAPID_DEF_SS_REFINE	16U
 #define RAPID_SS_REFINE_MAX	255U
 /*
+ * Slow start's exit rate is at most RAPID_DEF_SS_EXIT_DR / 1000 times the
+ * highest delivery rate of the last round trips (cfg->ss_exit_cap, set by
+ * the caller; ours, docs/rapid-deviations.md#exit-cap).  The exit is
+ * usually the estimate cap itself (4 times that maximum: a stream's
+ * estimate above it is cut to it and so ends slow start), which on a
+ * loaded link is up to four times what is free: a flow joining eleven
+ * others at 50 Mbit/s left slow start at 16-32 Mbit/s with ~5 free and
+ * overflowed the buffer before its first steady-state estimate came back.
+ * The refinement (ss_refine) takes a lone flow on from there.
+ */
+#define RAPID_DEF_SS_EXIT_DR	2000U
+#define RAPID_SS_EXIT_DR_MIN	1000U
+#define RAPID_SS_EXIT_DR_MAX	4000U
+/*
+ * While competing with a flow that keeps a standing queue
+ * (rapid_law_competing()), r_avg rises by at least this many packets per
+ * srtt every srtt, as a loss-based window does (Reno: one), so that the
+ * loss responses and the increases make an AIMD pair against it.
+ */
+#define RAPID_DEF_COMPETE_PKTS	2U
+#define RAPID_COMPETE_PKTS_MAX	64U
+/*
  * The re-acquire jump (rapid_jump_step(); ours,
  * docs/rapid-deviations.md#re-acquire-jump): the share of the gap to a
  * step up of the estimates adopted at once, 1/1000 (0: off).
@@ -505,11 +527,19 @@ struct rapid_cfg {
 	u64 ss_r1_cap;		/* B/s: slow start grows r_1 at most to this
 				 * (0: no cap; set per ABest by the caller)
 				 */
+	u64 ss_exit_cap;	/* B/s: slow start ends at most at this
+				 * (0: no cap; set per ABest by the caller)
+				 */
 	u8 law;			/* RAPID_LAW_REPORT or RAPID_LAW_QUEUE */
 	u32 law_t_us;		/* the queue law's drain time T, us */
 	u32 q_target_us;	/* the queue law's standing queue target, us */
 	u8 adapt_tau;		/* the queue law adapts tau (struct rapid_law) */
-	u8 compete;		/* the queue law competes with a standing queue */
+	u8 compete;		/* both laws compete with a standing queue
+				 * that is not theirs (rapid_law_competing())
+				 */
+	u8 compete_pkts;	/* while competing: r_avg rises by at least
+				 * this many packets per srtt every srtt
+				 */
 	u8 count_flows;		/* the queue law scales tau by n_est
 				 * (rapid_law_count_flows())
 				 */
@@ -547,11 +577,13 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->median = RAPID_DEF_MEDIAN;
 	cfg->ss_refine = RAPID_DEF_SS_REFINE;
 	cfg->ss_r1_cap = 0;
+	cfg->ss_exit_cap = 0;
 	cfg->law = RAPID_LAW_REPORT;
 	cfg->law_t_us = 100000;
 	cfg->q_target_us = 2000;
 	cfg->adapt_tau = 0;
 	cfg->compete = 0;
+	cfg->compete_pkts = RAPID_DEF_COMPETE_PKTS;
 	cfg->count_flows = 0;
 	cfg->probe_milli = 0;
 	cfg->jump_milli = RAPID_DEF_JUMP_MILLI;
@@ -990,9 +1022,17 @@ struct rapid_law {
  * the queue's floor, its lowest value over the last one to two windows of
  * max(RAPID_COMPETE_WIN_US, 4 srtt), stays above max(4 x target, base / 4).
  * RAPID flows among themselves drain the queue to its target within T, so
- * only a buffer-filling competitor holds it up that long.
+ * only a buffer-filling competitor holds it up that long.  It ends when
+ * the floor falls below 1 / RAPID_COMPETE_EXIT_DIV of that threshold.
+ * A quarter, not the half of before 2026-11-27: a cubic flow's back-off
+ * took the floor below half of it, and under the report's law the end
+ * of competing costs RAPID most of its rate within a second.  Not longer
+ * than one floor either: RAPID flows that all compete hold a queue up
+ * among themselves, and only the deep dip after their common loss
+ * response lets them out (docs/rapid-deviations.md#compete).
  */
 #define RAPID_COMPETE_WIN_US	500000U
+#define RAPID_COMPETE_EXIT_DIV	4U
 
 /* An overshoot this large (us per s) means the increases were too fast. */
 #define RAPID_GROWTH_BIG	100000
@@ -1105,7 +1145,7 @@ static inline bool rapid_law_competing(struct rapid_law *law,
 		law->compete = 0;
 	else if (floor > thr)
 		law->compete = 1;
-	else if (floor < thr / 2)
+	else if (floor < thr / RAPID_COMPETE_EXIT_DIV)
 		law->compete = 0;
 	return law->compete;
 }
@@ -1224,7 +1264,13 @@ static inline u64 rapid_law_step(struct rapid_ctl *ctl,
 	target = cfg->q_target_us + 2 * law->noise_us;
 	if (g > RAPID_GROWTH_MIN && law->qd_us <= target)
 		g = 0;
-	if (g > RAPID_GROWTH_MIN &&
+	/*
+	 * While competing the queue's growth is mostly the competitor's: a
+	 * cut for it hands the competitor the rate (vscubic in the scale
+	 * engine: 0.82-0.87 of a fair share with these cuts, 0.95-1.06
+	 * without); the loss responses stay.
+	 */
+	if (g > RAPID_GROWTH_MIN && !law->compete &&
 	    (!law->dec_id || rapid_id_after(id, law->dec_id))) {
 		law->dec_id = ctl->launched_id ? ctl->launched_id : id;
 		if (cfg->adapt_tau && g > RAPID_GROWTH_BIG)
@@ -1244,18 +1290,29 @@ static inline u64 rapid_law_step(struct rapid_ctl *ctl,
 	 * No queue, no growth, and an estimate at or below r_avg: on a noisy
 	 * path the estimate reads noise as congestion, so probe like a
 	 * delay-based window would, probe_milli of r_avg per srtt, until the
-	 * queue answers.
+	 * queue answers; while competing at least compete_pkts packets per
+	 * srtt, as a loss-based window grows.
 	 */
 	if (abest <= r) {
 		u64 l_ns, step;
 
-		if (abest || !cfg->probe_milli || !srtt_us)
+		if (abest || !srtt_us ||
+		    (!cfg->probe_milli && !(law->compete && cfg->compete_pkts)))
 			return r;
 		l_ns = rapid_stream_duration_ns(ctl->n, mss ? mss : 1, r);
 		if (l_ns > (u64)srtt_us * 1000)
 			l_ns = (u64)srtt_us * 1000;
 		step = div64_u64(div_u64(r * cfg->probe_milli, RAPID_M_SCALE) *
 				 l_ns, (u64)srtt_us * 1000);
+		if (law->compete && cfg->compete_pkts) {
+			/* compete_pkts * mss per srtt every srtt: B/s per srtt */
+			u64 add = div64_u64((u64)cfg->compete_pkts * mss *
+					    RAPID_USEC_PER_SEC, srtt_us);
+
+			add = div64_u64(add * l_ns, (u64)srtt_us * 1000);
+			if (add > step)
+				step = add;
+		}
 		return r + (step ? step : 1);
 	}
 	/* tau x max(tau_x, n_est): n_est in 1/RAPID_NEST_ONE */
@@ -1286,8 +1343,9 @@ static inline enum rapid_ev rapid_ctl_law_apply(struct rapid_ctl *ctl,
 /*
  * The queue law's clock: stream `id` completed (its queue sample is in
  * law).  Cuts for a growing queue and probes without one, whether or not
- * the stream gave an estimate (on a noisy path most give none).  Returns
- * RAPID_EV_DECREASE / _INCREASE / _NONE.
+ * the stream gave an estimate (on a noisy path most give none); under the
+ * report's law only while competing.  Returns RAPID_EV_DECREASE /
+ * _INCREASE / _NONE.
  */
 static inline enum rapid_ev rapid_ctl_law_tick(struct rapid_ctl *ctl,
 					       const struct rapid_cfg *cfg,
@@ -1295,7 +1353,7 @@ static inline enum rapid_ev rapid_ctl_law_tick(struct rapid_ctl *ctl,
 					       u32 mss, u32 srtt_us, u32 now_us)
 {
 	if (!ctl->n || ctl->phase != RAPID_PHASE_STEADY || ctl->refine ||
-	    cfg->law != RAPID_LAW_QUEUE)
+	    (cfg->law != RAPID_LAW_QUEUE && !(cfg->compete && law->compete)))
 		return RAPID_EV_NONE;
 	return rapid_ctl_law_apply(ctl, cfg, rapid_law_step(ctl, cfg, law, id,
 							    0, mss, srtt_us,
@@ -1344,16 +1402,16 @@ static inline u64 rapid_ctl_decrease_to(const struct rapid_ctl *ctl,
  *
  * Slow start: while ABest is the stream's top rate (no trend), double N (up
  * to ss_n_max) and set r_1 = ABest (at most the probed top); the first
- * ABest below the top ends slow start with r_avg = ABest and the
- * steady-state N and m.  Only streams sent with the current parameters
+ * ABest below the top ends slow start with r_avg = ABest (at most
+ * cfg->ss_exit_cap) and the steady-state N and m.  Only streams sent with the current parameters
  * count.  Steady state: higher ABest through the tau filter (at once after
  * slow start until the first estimate below r_avg, for at most
  * cfg->ss_refine streams), lower through rapid_ctl_decrease_to() (the
  * report adopts it at once), where ABest is the median of the newest cfg->median
  * estimates kept in hist (NULL: each estimate alone, the report's rule).
- * With cfg->law = RAPID_LAW_QUEUE and law state, steady state (after the
- * refinement) follows rapid_law_step() instead; srtt_us and now_us are its
- * clock.  Always clamped to [min_rate, max_rate].
+ * With cfg->law = RAPID_LAW_QUEUE and law state, or while law->compete
+ * (rapid_law_competing(), either law), steady state (after the refinement)
+ * follows rapid_law_step() instead; srtt_us and now_us are its clock.  Always clamped to [min_rate, max_rate].
  */
 static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 						   const struct rapid_cfg *cfg,
@@ -1382,6 +1440,8 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 		rapid_ctl_schedule(ctl, &s);
 		top = rapid_schedule_top(&s);
 		if (!rapid_abest_is_top(abest, top) || top >= cfg->max_rate) {
+			if (cfg->ss_exit_cap && abest > cfg->ss_exit_cap)
+				abest = cfg->ss_exit_cap;
 			rapid_ctl_enter_steady(ctl, cfg, abest);
 			ctl->refine = cfg->ss_refine;
 			if (hist) {
@@ -1425,7 +1485,8 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 		ctl->refine = abest < ctl->r_avg ? 0 : ctl->refine - 1;
 		ctl->refine_low = 0;
 	}
-	if (cfg->law == RAPID_LAW_QUEUE && law && !refining)
+	if (law && !refining &&
+	    (cfg->law == RAPID_LAW_QUEUE || (cfg->compete && law->compete)))
 		return rapid_ctl_law_apply(ctl, cfg,
 					   rapid_law_step(ctl, cfg, law, id,
 							  abest, mss, srtt_us,

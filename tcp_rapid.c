@@ -357,7 +357,9 @@ CC_PARAM(law_t_ms, rapid_p_law_t, 0644, 100, 10, 10000, "ms",
 CC_PARAM(adapt_tau, rapid_p_adapt_tau, 0644, 1, 0, 1, "boolean",
 	 "queue law: overshoots slow the increases (tau up to 64 times)");
 CC_PARAM(compete, rapid_p_compete, 0644, 1, 0, 1, "boolean",
-	 "queue law: hold a share against a flow that keeps a standing queue");
+	 "both laws: hold a share against a flow that keeps a standing queue (a loss-based one)");
+CC_PARAM(compete_pkts, rapid_p_compete_pkts, 0644, 2, 0, 64, "packets",
+	 "while competing, r_avg rises by at least this many packets per srtt every srtt (Reno: 1), 0 = probe_milli alone");
 CC_PARAM(count_flows, rapid_p_count_flows, 0644, 1, 0, 1, "boolean",
 	 "queue law: increases slow down by the number of flows rising together, counted from how ABest answers the flow's own increases");
 CC_PARAM_OFF(probe_milli, rapid_p_probe, 0644, 20, 1, 1000, "1/1000",
@@ -370,6 +372,8 @@ CC_PARAM(cut_max, rapid_p_cut_max, 0644, 125, 1, 1000, "1/1000",
 	 "report's law: one lower estimate cuts r_avg by at most this share of it, 1000 = adopt it at once (the report's rule)");
 CC_PARAM_OFF(hold_milli, rapid_p_hold, 0644, 200, 1, 1000, "1/1000",
 	     "report's law: a lower estimate within this share of r_avg is ignored while there is no standing queue, 0 = off");
+CC_PARAM(ss_exit_dr, rapid_p_ss_exit_dr, 0644, 2000, 1000, 4000, "1/1000",
+	 "slow start ends at most at this multiple of the highest delivery rate of the last round trips (4000: the estimate cap alone)");
 CC_PARAM(ss_refine, rapid_p_ss_refine, 0644, 16, 0, 255, "streams",
 	 "after slow start, higher estimates are adopted at once until the second lower one in a row, for at most this many streams, 0 = never (the report's rule, the tau filter)");
 CC_PARAM(f_milli, rapid_p_f_milli, 0644, 3000, 1000, 1000000, "1/1000",
@@ -393,6 +397,9 @@ static_assert(RAPID_DEF_LOSS_FACTOR == 700 && RAPID_LOSS_FACTOR_MIN == 100 &&
 static_assert(RAPID_LAW_REPORT == 0 && RAPID_LAW_QUEUE == 1);
 static_assert(RAPID_DEF_MEDIAN == 3 && RAPID_MEDIAN_MAX == 7);
 static_assert(RAPID_DEF_SS_REFINE == 16 && RAPID_SS_REFINE_MAX == 255);
+static_assert(RAPID_DEF_SS_EXIT_DR == 2000 && RAPID_SS_EXIT_DR_MIN == 1000 &&
+	      RAPID_SS_EXIT_DR_MAX == 4000);
+static_assert(RAPID_DEF_COMPETE_PKTS == 2 && RAPID_COMPETE_PKTS_MAX == 64);
 static_assert(RAPID_SEST_F_DEFAULT == 3000 && RAPID_PC_F_MIN == 1000 &&
 	      RAPID_PC_F_MAX == 1000000);
 static_assert(RAPID_SEST_Q_NOISE_NS_DEF == 10 * NSEC_PER_USEC &&
@@ -493,11 +500,13 @@ static void rapid_load_cfg(struct rapid_cfg *cfg)
 	cfg->median = READ_ONCE(rapid_p_median.val);
 	cfg->ss_refine = READ_ONCE(rapid_p_ss_refine.val);
 	cfg->ss_r1_cap = 0;
+	cfg->ss_exit_cap = 0;
 	cfg->law = READ_ONCE(rapid_p_law.val);
 	cfg->law_t_us = READ_ONCE(rapid_p_law_t.val) * USEC_PER_MSEC;
 	cfg->q_target_us = READ_ONCE(rapid_p_q_target.val);
 	cfg->adapt_tau = READ_ONCE(rapid_p_adapt_tau.val);
 	cfg->compete = READ_ONCE(rapid_p_compete.val);
+	cfg->compete_pkts = READ_ONCE(rapid_p_compete_pkts.val);
 	cfg->count_flows = READ_ONCE(rapid_p_count_flows.val);
 	cfg->probe_milli = READ_ONCE(rapid_p_probe.val);
 	cfg->jump_milli = READ_ONCE(rapid_p_jump.val);
@@ -711,6 +720,9 @@ static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest,
 		return;
 	rapid_load_cfg(&cfg);
 	cfg.ss_r1_cap = ss_r1_cap;
+	/* ss_r1_cap is RAPID_DR_GAIN times the delivery-rate maximum */
+	cfg.ss_exit_cap = div_u64(div_u64(ss_r1_cap, RAPID_DR_GAIN) *
+				  READ_ONCE(rapid_p_ss_exit_dr.val), 1000);
 	if (ca->ring) {
 		ca->ring->abest_kbps = rapid_rate_to_kbps(abest);
 		cfg.queue_free = rapid_queue_free(ca->ring->qd_us,
@@ -804,7 +816,8 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 		abest = dr;
 	}
 	if (ca->ring && ca->ctl.phase == RAPID_PHASE_STEADY &&
-	    READ_ONCE(rapid_p_law.val) != RAPID_LAW_QUEUE)
+	    READ_ONCE(rapid_p_law.val) != RAPID_LAW_QUEUE &&
+	    !ca->ring->law.compete)
 		abest = rapid_drain_abest(abest, ca->ring->qd_us,
 					  tcp_min_rtt(tcp_sk(sk)),
 					  READ_ONCE(rapid_p_drain_max.val));
@@ -1009,8 +1022,9 @@ static void rapid_judge_streams(struct sock *sk)
 }
 
 /*
- * The queue law's clock (law=1): the standing-queue sample of the stream
- * that completed, competition, then the law's cut or probe.
+ * The queue law's clock: the standing-queue sample of the stream that
+ * completed, competition (both laws), then the law's cut or probe (the
+ * queue law, or the report's law while competing).
  */
 static void rapid_update_law(struct sock *sk, u32 id)
 {
@@ -1018,12 +1032,14 @@ static void rapid_update_law(struct sock *sk, u32 id)
 	struct rapid *ca = inet_csk_ca(sk);
 	u32 now = (u32)tp->tcp_mstamp, srtt = tp->srtt_us >> 3;
 	struct rapid_cfg cfg;
+	u8 was = ca->ring->law.compete;
 
 	rapid_law_queue(&ca->ring->law, now, ca->ring->qd_us, srtt);
 	rapid_load_cfg(&cfg);
-	if (cfg.law != RAPID_LAW_QUEUE)
-		return;
 	rapid_law_competing(&ca->ring->law, &cfg, tcp_min_rtt(tp));
+	/* the report's law: traced while competing and when it ends */
+	if (cfg.law != RAPID_LAW_QUEUE && !ca->ring->law.compete && !was)
+		return;
 	rapid_ctl_law_tick(&ca->ctl, &cfg, &ca->ring->law, id, tp->mss_cache,
 			   srtt, now);
 	trace_rapid_law(sk, id, ca->ring->law.qd_us, ca->ring->law.growth_ppm,

@@ -22,10 +22,12 @@ struct rapid_params rapid_p = {
 	.min_rate_kbps = RAPID_KBPS_MIN, .max_rate_kbps = RAPID_KBPS_MAX,
 	.loss_factor = RAPID_DEF_LOSS_FACTOR, .sender_estimate = 1,
 	.drain_max = 250, .law = RAPID_LAW_REPORT, .q_target_us = 2000,
-	.law_t_ms = 100, .adapt_tau = 1, .compete = 1, .count_flows = 1,
+	.law_t_ms = 100, .adapt_tau = 1, .compete = 1,
+	.compete_pkts = RAPID_DEF_COMPETE_PKTS, .count_flows = 1,
 	.probe_milli = 20, .jump_milli = RAPID_DEF_JUMP_MILLI,
 	.cut_max = RAPID_DEF_CUT_MAX, .hold_milli = RAPID_DEF_HOLD_MILLI,
 	.median = RAPID_DEF_MEDIAN, .ss_refine = RAPID_DEF_SS_REFINE,
+	.ss_exit_dr = RAPID_DEF_SS_EXIT_DR,
 	.f_milli = RAPID_SEST_F_DEFAULT,
 	.ack_noise_us = RAPID_SEST_Q_NOISE_NS_DEF / 1000, .stream_slots = 128,
 };
@@ -54,12 +56,14 @@ static const struct {
 	{ "law_t_ms", &rapid_p.law_t_ms, 10, 10000, false },
 	{ "adapt_tau", &rapid_p.adapt_tau, 0, 1, false },
 	{ "compete", &rapid_p.compete, 0, 1, false },
+	{ "compete_pkts", &rapid_p.compete_pkts, 0, RAPID_COMPETE_PKTS_MAX, false },
 	{ "count_flows", &rapid_p.count_flows, 0, 1, false },
 	{ "probe_milli", &rapid_p.probe_milli, 1, 1000, true },
 	{ "median", &rapid_p.median, 1, RAPID_MEDIAN_MAX, false },
 	{ "jump_milli", &rapid_p.jump_milli, 0, RAPID_JUMP_MILLI_MAX, false },
 	{ "cut_max", &rapid_p.cut_max, 1, RAPID_CUT_MAX_MAX, false },
 	{ "hold_milli", &rapid_p.hold_milli, 1, RAPID_HOLD_MILLI_MAX, true },
+	{ "ss_exit_dr", &rapid_p.ss_exit_dr, RAPID_SS_EXIT_DR_MIN, RAPID_SS_EXIT_DR_MAX, false },
 	{ "ss_refine", &rapid_p.ss_refine, 0, RAPID_SS_REFINE_MAX, false },
 	{ "f_milli", &rapid_p.f_milli, RAPID_PC_F_MIN, RAPID_PC_F_MAX, false },
 	{ "ack_noise_us", &rapid_p.ack_noise_us, 0, RAPID_PC_Q_NOISE_NS_MAX / 1000, false },
@@ -198,11 +202,13 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->median = (u8)rapid_p.median;
 	cfg->ss_refine = (u8)rapid_p.ss_refine;
 	cfg->ss_r1_cap = 0;
+	cfg->ss_exit_cap = 0;
 	cfg->law = (u8)rapid_p.law;
 	cfg->law_t_us = rapid_p.law_t_ms * 1000U;
 	cfg->q_target_us = rapid_p.q_target_us;
 	cfg->adapt_tau = (u8)rapid_p.adapt_tau;
 	cfg->compete = (u8)rapid_p.compete;
+	cfg->compete_pkts = (u8)rapid_p.compete_pkts;
 	cfg->count_flows = (u8)rapid_p.count_flows;
 	cfg->probe_milli = (u16)rapid_p.probe_milli;
 	cfg->jump_milli = (u16)rapid_p.jump_milli;
@@ -256,6 +262,8 @@ static void on_abest(struct flow *f, uint32_t id, u64 abest, u64 ss_r1_cap)
 
 	cfg_load(&cfg);
 	cfg.ss_r1_cap = ss_r1_cap;
+	/* ss_r1_cap is RAPID_DR_GAIN (4) times the delivery-rate maximum */
+	cfg.ss_exit_cap = ss_r1_cap / 4 * rapid_p.ss_exit_dr / 1000;
 	cfg.queue_free = rapid_queue_free(ca->qd_us, flow_min_rtt_us(f));
 	rapid_ctl_on_abest_law(&ca->ctl, &cfg, &ca->hist, &ca->law, id, abest,
 			       SIM_MSS, flow_srtt_us(f), now_us());
@@ -293,7 +301,8 @@ static void on_estimate(struct flow *f, uint32_t id, u64 abest)
 
 	if (dr && abest > dr)
 		abest = dr;
-	if (ca->ctl.phase == RAPID_PHASE_STEADY && rapid_p.law != RAPID_LAW_QUEUE)
+	if (ca->ctl.phase == RAPID_PHASE_STEADY && rapid_p.law != RAPID_LAW_QUEUE &&
+	    !ca->law.compete)
 		abest = rapid_drain_abest(abest, ca->qd_us, flow_min_rtt_us(f),
 					  rapid_p.drain_max);
 	if (abest)
@@ -345,9 +354,9 @@ static void law_update(struct flow *f, uint32_t id)
 
 	rapid_law_queue(&ca->law, now, ca->qd_us, srtt);
 	cfg_load(&cfg);
-	if (cfg.law != RAPID_LAW_QUEUE)
-		return;
 	rapid_law_competing(&ca->law, &cfg, flow_min_rtt_us(f));
+	if (cfg.law != RAPID_LAW_QUEUE && !ca->law.compete)
+		return;
 	rapid_ctl_law_tick(&ca->ctl, &cfg, &ca->law, id, SIM_MSS, srtt, now);
 }
 

@@ -583,6 +583,41 @@ static void test_slow_start_rules(void)
 		       "ss: ... with r_1 at the cap (6000), not at the top");
 	}
 
+	/* the exit cap (ss_exit_cap): the exit at most there, 0 = none */
+	{
+		static const struct {
+			u64 cap, want;
+			const char *what;
+		} exits[] = {
+			{ 0, 25000, "ss exit cap: 0 = none, exit at ABest" },
+			{ 10000, 10000, "ss exit cap: ABest 25000 above the cap 10000: exit at the cap" },
+			{ 25000, 25000, "ss exit cap: ABest at the cap: exit at ABest" },
+			{ 40000, 25000, "ss exit cap: ABest below the cap: exit at ABest" },
+		};
+		struct rapid_ctl c2 = ctl;
+		struct rapid_cfg capped = cfg;
+		u32 i;
+
+		for (i = 0; i < sizeof(exits) / sizeof(exits[0]); i++) {
+			c2 = ctl;
+			capped.ss_exit_cap = exits[i].cap;
+			rapid_ctl_stream_started(&c2, 3);
+			ev = rapid_ctl_on_abest(&c2, &capped, 3, 25000, P_FULL);
+			tap_ok(ev == RAPID_EV_SS_EXIT && c2.r_avg == exits[i].want,
+			       "%s (got %llu)", exits[i].what,
+			       (unsigned long long)c2.r_avg);
+		}
+		/* the cap does not end slow start: no trend still grows */
+		c2 = ctl;
+		capped.ss_exit_cap = 1000;
+		rapid_ctl_stream_started(&c2, 3);
+		rapid_ctl_schedule(&c2, &s);
+		ev = rapid_ctl_on_abest(&c2, &capped, 3, rapid_schedule_top(&s),
+					P_FULL);
+		tap_eq(ev, RAPID_EV_SS_GROW,
+		       "ss exit cap: no trend above the cap still grows");
+	}
+
 	/* stream 3 carries N=4: trend in the middle -> exit at ABest */
 	rapid_ctl_stream_started(&ctl, 3);
 	ev = rapid_ctl_on_abest(&ctl, &cfg, 3, 25000, P_FULL);
@@ -1233,6 +1268,19 @@ static void test_law_count_flows(void)
 	tap_ok(r1 < r2, "queue law: 8 counted flows rise slower than one");
 }
 
+/* Feed a queue of qd_us every 20 ms for dur_us from t (srtt 40 ms). */
+static u32 law_feed(struct rapid_law *law, const struct rapid_cfg *cfg,
+		    u32 t, u32 dur_us, u32 qd_us)
+{
+	u32 end = t + dur_us;
+
+	for (; t < end; t += 20000) {
+		rapid_law_queue(law, t, qd_us, 40000);
+		rapid_law_competing(law, cfg, 40000);
+	}
+	return t;
+}
+
 static void test_law_drain_compete(void)
 {
 	struct rapid_cfg cfg;
@@ -1259,11 +1307,29 @@ static void test_law_drain_compete(void)
 		rapid_law_queue(&law, t, 20000, 40000);
 	tap_ok(rapid_law_competing(&law, &cfg, 40000),
 	       "compete: a 20 ms floor over a second on a 40 ms path");
-	/* the floor drops: back to the small-queue law */
-	for (u32 t = 1220000; t <= 2500000; t += 20000)
-		rapid_law_queue(&law, t, 1000, 40000);
-	tap_ok(!rapid_law_competing(&law, &cfg, 40000),
-	       "compete: left once the queue drains to 1 ms");
+	/*
+	 * A cubic flow's back-off: the queue dips to 4 ms (below half of the
+	 * 10 ms threshold, above a quarter) for 100 ms every two seconds and
+	 * is back at 20 ms: competing throughout.
+	 */
+	{
+		bool all = true;
+		u32 t = 1220000;
+
+		for (; t <= 9000000; t += 20000) {
+			rapid_law_queue(&law, t, t % 2000000 >= 500000 &&
+					t % 2000000 < 600000 ? 4000 : 20000,
+					40000);
+			all = rapid_law_competing(&law, &cfg, 40000) && all;
+		}
+		tap_ok(all, "compete: held through a dip to 4 ms every 2 s (a loss-based flow's back-offs)");
+		/* the competitor leaves: the queue falls to 1 ms */
+		t = law_feed(&law, &cfg, t, 20000, 1000);
+		tap_ok(!law.compete,
+		       "compete: left at the first sample below 10 ms / 4");
+		t = law_feed(&law, &cfg, t, 1200000, 20000);
+		tap_ok(law.compete, "compete: back with a 20 ms floor");
+	}
 	/* RAPID's own transient queues: no compete */
 	rapid_law_reset(&law);
 	for (u32 t = 1000; t <= 2500000; t += 20000)
@@ -1273,6 +1339,94 @@ static void test_law_drain_compete(void)
 	cfg.compete = 0;
 	law.compete = 1;
 	tap_ok(!rapid_law_competing(&law, &cfg, 40000), "compete: off by configuration");
+}
+
+/*
+ * The report's law while competing (rapid_law_competing() set
+ * law->compete): the queue law's step with compete on, for ABest and for
+ * the stream clock; without it the report's law as before.
+ */
+static void test_report_compete(void)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	struct rapid_law law;
+	enum rapid_ev ev;
+	u64 want, l_ns;
+
+	rapid_cfg_default(&cfg);		/* law 0, cut_max 1/8 */
+	cfg.median = 1;
+	cfg.compete = 1;
+	cfg.probe_milli = 20;
+	rapid_law_reset(&law);
+	law.valid = 1;
+	law.qd_us = 20000;			/* the competitor's queue */
+
+	/* not competing: a lower estimate cuts r_avg by 1/8 */
+	ctl = steady_ctl(&cfg, 1000000);
+	ev = rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 2, 500000, P_FULL,
+				    40000, 0);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == 875000,
+	       "report compete: off: a lower estimate cuts 1/8 (got %llu)",
+	       (unsigned long long)ctl.r_avg);
+	tap_eq(rapid_ctl_law_tick(&ctl, &cfg, &law, 3, P_FULL, 40000, 1000),
+	       RAPID_EV_NONE, "report compete: off: no stream-clock step");
+
+	/* competing: the lower estimate is the competitor's queue, held */
+	law.compete = 1;
+	ctl = steady_ctl(&cfg, 1000000);
+	ev = rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 2, 500000, P_FULL,
+				    40000, 0);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 1000000,
+	       "report compete: on: a lower estimate changes nothing");
+	/* a growing queue: no cut while competing (the loss responses stay) */
+	law.growth_ppm = 250000;
+	ctl.launched_id = 20;
+	ev = rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 10, 500000, P_FULL,
+				    40000, 1000);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 1000000,
+	       "report compete: on: a growing queue cuts nothing (it is the competitor's)");
+	cfg.compete = 0;	/* the same under the queue law without compete */
+	cfg.law = RAPID_LAW_QUEUE;
+	law.compete = 0;
+	ev = rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 11, 500000, P_FULL,
+				    40000, 2000);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == 800000,
+	       "report compete: (queue law, not competing: the same growth cuts 1/1.25)");
+	cfg.law = RAPID_LAW_REPORT;
+	cfg.compete = 1;
+	law.compete = 1;
+	law.growth_ppm = 0;
+
+	/*
+	 * The stream clock: at least compete_pkts packets per srtt every
+	 * srtt.  At 100 kB/s a 30-packet stream outlasts the 40 ms srtt, so
+	 * one step is a whole srtt's: 2 * 1448 B / 40 ms = 72400 B/s, more
+	 * than 2% of r_avg.
+	 */
+	ctl = steady_ctl(&cfg, 100000);
+	ev = rapid_ctl_law_tick(&ctl, &cfg, &law, 30, P_FULL, 40000, 3000);
+	tap_ok(ev == RAPID_EV_INCREASE && ctl.r_avg == 172400,
+	       "report compete: tick: + 2 packets per srtt (100000 -> %llu, want 172400)",
+	       (unsigned long long)ctl.r_avg);
+	/* at 100 MB/s 2% of r_avg is more: the probe's share, per stream */
+	ctl = steady_ctl(&cfg, 100000000);
+	l_ns = rapid_stream_duration_ns(ctl.n, P_FULL, 100000000);
+	want = 100000000 + div64_u64(2000000 * l_ns, 40000ULL * 1000);
+	rapid_ctl_law_tick(&ctl, &cfg, &law, 31, P_FULL, 40000, 4000);
+	tap_eq(ctl.r_avg, want, "report compete: tick: 2%% per srtt where that is more");
+	/* compete_pkts 0 and probe off: nothing */
+	cfg.compete_pkts = 0;
+	cfg.probe_milli = 0;
+	ctl = steady_ctl(&cfg, 100000);
+	tap_eq(rapid_ctl_law_tick(&ctl, &cfg, &law, 32, P_FULL, 40000, 5000),
+	       RAPID_EV_NONE, "report compete: tick: compete_pkts 0, probe off: no step");
+	/* the largest values: no overflow, r_avg clamped */
+	cfg.compete_pkts = RAPID_COMPETE_PKTS_MAX;
+	ctl = steady_ctl(&cfg, RAPID_RATE_MAX - 1);
+	rapid_ctl_law_tick(&ctl, &cfg, &law, 33, 65535, 1, 6000);
+	tap_eq(ctl.r_avg, RAPID_RATE_MAX,
+	       "report compete: tick: 64 packets of 64 KB per 1 us srtt: clamped");
 }
 
 /* ---- losses ---------------------------------------------------------- */
@@ -1806,6 +1960,7 @@ int main(void)
 	test_law_queue();
 	test_law3();
 	test_law_drain_compete();
+	test_report_compete();
 	test_law_count_flows();
 	test_median();
 	test_jump();
