@@ -135,9 +135,11 @@
  * loaded link is up to four times what is free: a flow joining eleven
  * others at 50 Mbit/s left slow start at 16-32 Mbit/s with ~5 free and
  * overflowed the buffer before its first steady-state estimate came back.
- * The refinement (ss_refine) takes a lone flow on from there.
+ * A lower exit (2000: twice the maximum) ends those overflows but costs
+ * a flow that joins others the push that moves them: the default, 4000,
+ * is the estimate cap alone.
  */
-#define RAPID_DEF_SS_EXIT_DR	2000U
+#define RAPID_DEF_SS_EXIT_DR	4000U
 #define RAPID_SS_EXIT_DR_MIN	1000U
 #define RAPID_SS_EXIT_DR_MAX	4000U
 /*

@@ -372,8 +372,8 @@ CC_PARAM(cut_max, rapid_p_cut_max, 0644, 125, 1, 1000, "1/1000",
 	 "report's law: one lower estimate cuts r_avg by at most this share of it, 1000 = adopt it at once (the report's rule)");
 CC_PARAM_OFF(hold_milli, rapid_p_hold, 0644, 200, 1, 1000, "1/1000",
 	     "report's law: a lower estimate within this share of r_avg is ignored while there is no standing queue, 0 = off");
-CC_PARAM(ss_exit_dr, rapid_p_ss_exit_dr, 0644, 2000, 1000, 4000, "1/1000",
-	 "slow start ends at most at this multiple of the highest delivery rate of the last round trips (4000: the estimate cap alone)");
+CC_PARAM(ss_exit_dr, rapid_p_ss_exit_dr, 0644, 4000, 1000, 4000, "1/1000",
+	 "slow start ends at most at this multiple of the highest delivery rate of the last round trips (4000: the estimate cap alone, the default; 2000 ends the joins' buffer overflows of many flows but slows a joining flow)");
 CC_PARAM(ss_refine, rapid_p_ss_refine, 0644, 16, 0, 255, "streams",
 	 "after slow start, higher estimates are adopted at once until the second lower one in a row, for at most this many streams, 0 = never (the report's rule, the tau filter)");
 CC_PARAM(f_milli, rapid_p_f_milli, 0644, 3000, 1000, 1000000, "1/1000",
@@ -397,7 +397,7 @@ static_assert(RAPID_DEF_LOSS_FACTOR == 700 && RAPID_LOSS_FACTOR_MIN == 100 &&
 static_assert(RAPID_LAW_REPORT == 0 && RAPID_LAW_QUEUE == 1);
 static_assert(RAPID_DEF_MEDIAN == 3 && RAPID_MEDIAN_MAX == 7);
 static_assert(RAPID_DEF_SS_REFINE == 16 && RAPID_SS_REFINE_MAX == 255);
-static_assert(RAPID_DEF_SS_EXIT_DR == 2000 && RAPID_SS_EXIT_DR_MIN == 1000 &&
+static_assert(RAPID_DEF_SS_EXIT_DR == 4000 && RAPID_SS_EXIT_DR_MIN == 1000 &&
 	      RAPID_SS_EXIT_DR_MAX == 4000);
 static_assert(RAPID_DEF_COMPETE_PKTS == 2 && RAPID_COMPETE_PKTS_MAX == 64);
 static_assert(RAPID_SEST_F_DEFAULT == 3000 && RAPID_PC_F_MIN == 1000 &&
@@ -715,14 +715,20 @@ static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest,
 {
 	struct rapid *ca = inet_csk_ca(sk);
 	struct rapid_cfg cfg;
+	u32 exit_dr;
 
 	if (!ca->ctl.n)
 		return;
 	rapid_load_cfg(&cfg);
 	cfg.ss_r1_cap = ss_r1_cap;
-	/* ss_r1_cap is RAPID_DR_GAIN times the delivery-rate maximum */
-	cfg.ss_exit_cap = div_u64(div_u64(ss_r1_cap, RAPID_DR_GAIN) *
-				  READ_ONCE(rapid_p_ss_exit_dr.val), 1000);
+	/*
+	 * ss_r1_cap is RAPID_DR_GAIN times the delivery-rate maximum, which
+	 * every estimate is already cut to: RAPID_SS_EXIT_DR_MAX is no cap
+	 */
+	exit_dr = READ_ONCE(rapid_p_ss_exit_dr.val);
+	if (exit_dr < RAPID_SS_EXIT_DR_MAX)
+		cfg.ss_exit_cap = div_u64(div_u64(ss_r1_cap, RAPID_DR_GAIN) *
+					  exit_dr, 1000);
 	if (ca->ring) {
 		ca->ring->abest_kbps = rapid_rate_to_kbps(abest);
 		cfg.queue_free = rapid_queue_free(ca->ring->qd_us,

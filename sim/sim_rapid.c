@@ -263,7 +263,8 @@ static void on_abest(struct flow *f, uint32_t id, u64 abest, u64 ss_r1_cap)
 	cfg_load(&cfg);
 	cfg.ss_r1_cap = ss_r1_cap;
 	/* ss_r1_cap is RAPID_DR_GAIN (4) times the delivery-rate maximum */
-	cfg.ss_exit_cap = ss_r1_cap / 4 * rapid_p.ss_exit_dr / 1000;
+	if (rapid_p.ss_exit_dr < RAPID_SS_EXIT_DR_MAX)
+		cfg.ss_exit_cap = ss_r1_cap / 4 * rapid_p.ss_exit_dr / 1000;
 	cfg.queue_free = rapid_queue_free(ca->qd_us, flow_min_rtt_us(f));
 	rapid_ctl_on_abest_law(&ca->ctl, &cfg, &ca->hist, &ca->law, id, abest,
 			       SIM_MSS, flow_srtt_us(f), now_us());

@@ -287,18 +287,23 @@ print(round((float(sys.argv[2]) - c) * float(sys.argv[3]) / float(sys.argv[4]), 
 	med=$(field "$tag" tcp abest_median) r=$(field "$tag" tcp r_avg_median)
 	kt_diag "IPv6, beside cubic: cubic ${cub:-?} Mbit/s; retransmitted segments $(retrans_in "$tag" tcp);" \
 		"ABest p10 $(field "$tag" tcp abest_p10) median ${med:-?} p90 $(field "$tag" tcp abest_p90); r_avg median ${r:-?}; link $link"
-	# Measured (2026-11-26, two runs): cubic 88.2 and 88.5 of 93.5 Mbit/s,
-	# ABest median 1.0 and 0.2, r_avg 0.8 and 0.3, 7 and 2 estimates in
-	# the 2 s window.  With
-	# the default controller (law=0) RAPID yields to cubic's standing queue
-	# (docs/rapid.md, "the queue law"); the estimator reports that little
-	# is left: its median stays within 10% of the link of what cubic leaves.
-	kt_cmp "IPv6 + cubic: helper estimates in the phase (RAPID near its floor: streams are long)" \
+	# Measured before 3edc50e (2026-11-26, two runs): cubic 88.2 and 88.5
+	# of 93.5 Mbit/s, ABest median 1.0 and 0.2, r_avg 0.8 and 0.3 (RAPID
+	# yielded to cubic's standing queue), 7 and 2 estimates in the 2 s
+	# window.  Since 3edc50e the report's law competes with a flow that
+	# keeps a standing queue (docs/rapid-deviations.md#compete): cubic
+	# 80.96, ABest median 12.5, r_avg 13.5, 49 estimates.  The estimator
+	# reports what cubic leaves (within 10% of the link); cubic keeps at
+	# least a fair share of the 4 s, and RAPID is no longer at its floor
+	# (3% of the link: the old law's r_avg was below 1%).
+	kt_cmp "IPv6 + cubic: helper estimates in the phase" \
 		"$(field "$tag" tcp estimates)" ">=" 1
 	kt_cmp "IPv6 + cubic: median ABest $med Mbit/s at most what cubic leaves ($link - $cub) + 10% of the link" \
 		"$(awk -v m="$med" -v l="$link" -v c="$cub" 'BEGIN { printf "%.3f\n", (m != "" && c != "" && l > 0) ? (m - (l - c)) / l : 9 }')" "<=" 0.1
-	kt_cmp "IPv6 + cubic: the cubic flow gets its throughput (${cub:-?} Mbit/s) of the link $link" \
-		"$(awk -v m="$cub" -v l="$link" 'BEGIN { printf "%.3f\n", (m != "" && l > 0) ? m / l : 0 }')" ">=" 0.8
+	kt_cmp "IPv6 + cubic: the cubic flow gets at least a fair share (${cub:-?} Mbit/s of the link $link)" \
+		"$(awk -v m="$cub" -v l="$link" 'BEGIN { printf "%.3f\n", (m != "" && l > 0) ? m / l : 0 }')" ">=" 0.5
+	kt_cmp "IPv6 + cubic: RAPID competes, median r_avg ${r:-?} Mbit/s not at its floor (share of the link $link)" \
+		"$(awk -v m="$r" -v l="$link" 'BEGIN { printf "%.3f\n", (m != "" && l > 0) ? m / l : 0 }')" ">=" 0.03
 	kt_diag "$tag: $("$LAB_PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print("throughput %.1f Mbit/s, retransmits %s" % (d["end"]["sum_received"]["bits_per_second"]/1e6, d["end"]["sum_sent"].get("retransmits")))' "$KT_TMP/$tag.json" 2>&1)"
 }
 
