@@ -1405,15 +1405,17 @@ static inline u64 rapid_ctl_decrease_to(const struct rapid_ctl *ctl,
  * Slow start: while ABest is the stream's top rate (no trend), double N (up
  * to ss_n_max) and set r_1 = ABest (at most the probed top); the first
  * ABest below the top ends slow start with r_avg = ABest (at most
- * cfg->ss_exit_cap) and the steady-state N and m.  Only streams sent with the current parameters
- * count.  Steady state: higher ABest through the tau filter (at once after
- * slow start until the first estimate below r_avg, for at most
- * cfg->ss_refine streams), lower through rapid_ctl_decrease_to() (the
- * report adopts it at once), where ABest is the median of the newest cfg->median
- * estimates kept in hist (NULL: each estimate alone, the report's rule).
+ * cfg->ss_exit_cap) and the steady-state N and m.  Only streams sent with
+ * the current parameters count.  Steady state: higher ABest through the
+ * tau filter (at once after slow start until the first estimate below
+ * r_avg, for at most cfg->ss_refine streams), lower through
+ * rapid_ctl_decrease_to() (the report adopts it at once), where ABest is
+ * the median of the newest cfg->median estimates kept in hist (NULL: each
+ * estimate alone, the report's rule).
  * With cfg->law = RAPID_LAW_QUEUE and law state, or while law->compete
  * (rapid_law_competing(), either law), steady state (after the refinement)
- * follows rapid_law_step() instead; srtt_us and now_us are its clock.  Always clamped to [min_rate, max_rate].
+ * follows rapid_law_step() instead; srtt_us and now_us are its clock.
+ * Always clamped to [min_rate, max_rate].
  */
 static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 						   const struct rapid_cfg *cfg,
