@@ -209,6 +209,15 @@ static inline u64 rapid_rate_clamp(u64 rate, u64 lo, u64 hi)
 	return rate > hi ? hi : rate;
 }
 
+/* B/s of pkts packets of mss bytes per srtt_us (0: srtt unknown). */
+static inline u64 rapid_pkts_rate(u32 pkts, u32 mss, u32 srtt_us)
+{
+	if (!srtt_us)
+		return 0;
+	/* mss < 2^16, 1e6 < 2^20: no overflow for pkts < 2^28 (callers: <= 255) */
+	return div64_u64((u64)pkts * mss * RAPID_USEC_PER_SEC, srtt_us);
+}
+
 /* Internal rate (1/256 B/s) -> B/s, rounded to nearest, at least 1. */
 static inline u64 rapid_rate_from_fp(u64 fp)
 {
@@ -1308,8 +1317,8 @@ static inline u64 rapid_law_step(struct rapid_ctl *ctl,
 				 l_ns, (u64)srtt_us * 1000);
 		if (law->compete && cfg->compete_pkts) {
 			/* compete_pkts * mss per srtt every srtt: B/s per srtt */
-			u64 add = div64_u64((u64)cfg->compete_pkts * mss *
-					    RAPID_USEC_PER_SEC, srtt_us);
+			u64 add = rapid_pkts_rate(cfg->compete_pkts, mss,
+						  srtt_us);
 
 			add = div64_u64(add * l_ns, (u64)srtt_us * 1000);
 			if (add > step)
@@ -1606,10 +1615,7 @@ static inline enum rapid_ev rapid_ctl_on_recovery(struct rapid_ctl *ctl,
  */
 static inline u64 rapid_rto_floor(u32 mss, u32 srtt_us)
 {
-	if (!mss || !srtt_us)
-		return 0;
-	return div_u64((u64)RAPID_RTO_FLOOR_PKTS * mss * RAPID_USEC_PER_SEC,
-		       srtt_us);
+	return rapid_pkts_rate(RAPID_RTO_FLOOR_PKTS, mss, srtt_us);
 }
 
 /*
@@ -1718,10 +1724,7 @@ static inline u32 rapid_cwnd_want(const struct rapid_ctl *ctl,
  */
 static inline u64 rapid_ss_floor(u32 n, u32 mss, u32 srtt_us)
 {
-	if (!srtt_us)
-		return 0;
-	/* n <= 255, mss < 2^16, 1e6 < 2^20: below 2^44 */
-	return div64_u64((u64)n * mss * RAPID_USEC_PER_SEC, srtt_us);
+	return rapid_pkts_rate(n, mss, srtt_us);	/* n <= 255 */
 }
 
 /* Raise slow start's r_avg to @floor (B/s) as a new slow-start epoch. */
