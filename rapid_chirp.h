@@ -151,6 +151,18 @@
 #define RAPID_DEF_COMPETE_PKTS	2U
 #define RAPID_COMPETE_PKTS_MAX	64U
 /*
+ * When competing ends (rapid_law_competing(): the queue the loss-based
+ * flow kept emptied, at one of its back-offs or because it left), the
+ * report's law does not cut r_avg below RAPID_DEF_KEEP_MILLI / 1000 of the
+ * rate held at that moment for RAPID_DEF_KEEP_MS (ours,
+ * docs/rapid-deviations.md#compete-keep; keep_milli 0: off).  A loss
+ * response still cuts, and competing again ends the keep.
+ */
+#define RAPID_DEF_KEEP_MILLI	750U
+#define RAPID_KEEP_MILLI_MAX	1000U
+#define RAPID_DEF_KEEP_MS	10000U
+#define RAPID_KEEP_MS_MAX	60000U
+/*
  * The re-acquire jump (rapid_jump_step(); ours,
  * docs/rapid-deviations.md#re-acquire-jump): the share of the gap to a
  * step up of the estimates adopted at once, 1/1000 (0: off).
@@ -551,6 +563,11 @@ struct rapid_cfg {
 	u8 compete_pkts;	/* while competing: r_avg rises by at least
 				 * this many packets per srtt every srtt
 				 */
+	u16 keep_milli;		/* 1/1000: after competing, the report's
+				 * law cuts r_avg to no less than this share
+				 * of the rate at its end (0: off) ...
+				 */
+	u32 keep_us;		/* ... for this long, us */
 	u8 count_flows;		/* the queue law scales tau by n_est
 				 * (rapid_law_count_flows())
 				 */
@@ -595,6 +612,8 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->adapt_tau = 0;
 	cfg->compete = 0;
 	cfg->compete_pkts = RAPID_DEF_COMPETE_PKTS;
+	cfg->keep_milli = RAPID_DEF_KEEP_MILLI;
+	cfg->keep_us = RAPID_DEF_KEEP_MS * 1000U;
 	cfg->count_flows = 0;
 	cfg->probe_milli = 0;
 	cfg->jump_milli = RAPID_DEF_JUMP_MILLI;
@@ -1010,6 +1029,10 @@ struct rapid_law {
 	u32 win_min_us;		/* lowest qd in this window, us */
 	u32 prev_min_us;	/* ... and in the previous one */
 	u8 compete;		/* a standing queue that is not ours: compete */
+	u64 keep_rate;		/* B/s: the report's law cuts r_avg to no
+				 * less than this (0: no keep) ...
+				 */
+	u32 keep_t_us;		/* ... since competing ended then, us */
 	u32 noise_us;		/* half the second difference of successive
 				 * qd samples, us (EWMA, gain 1/8): delay
 				 * noise of the path, which a queue target
@@ -1144,11 +1167,18 @@ static inline u32 rapid_law_floor(const struct rapid_law *law)
 	       law->prev_min_us;
 }
 
-/* Update law->compete from the floor; base_us is the path's minimum RTT. */
+/*
+ * Update law->compete from the floor; base_us is the path's minimum RTT,
+ * r_avg the flow's rate (B/s) and now_us the clock.  The end of competing
+ * starts the keep (cfg->keep_milli of r_avg, for cfg->keep_us); competing
+ * again, the keep's time running out or compete switched off end it.
+ */
 static inline bool rapid_law_competing(struct rapid_law *law,
-				       const struct rapid_cfg *cfg, u32 base_us)
+				       const struct rapid_cfg *cfg, u32 base_us,
+				       u64 r_avg, u32 now_us)
 {
 	u32 thr = cfg->q_target_us * 4, floor = rapid_law_floor(law);
+	u8 was = law->compete;
 
 	if (thr < base_us / 4)
 		thr = base_us / 4;
@@ -1158,7 +1188,28 @@ static inline bool rapid_law_competing(struct rapid_law *law,
 		law->compete = 1;
 	else if (floor < thr / RAPID_COMPETE_EXIT_DIV)
 		law->compete = 0;
+	if (law->compete || !cfg->compete ||
+	    (u32)(now_us - law->keep_t_us) >= cfg->keep_us)
+		law->keep_rate = 0;
+	if (was && !law->compete && cfg->compete && cfg->keep_us) {
+		law->keep_rate = div_u64(rapid_rate_clamp(r_avg, 0,
+							  RAPID_RATE_MAX) *
+					 cfg->keep_milli, 1000);
+		law->keep_t_us = now_us;
+	}
 	return law->compete;
+}
+
+/*
+ * The report's law's decrease to `abest` (B/s) after competing ended: no
+ * lower than the keep while it lasts, and never up (r_avg, B/s).
+ */
+static inline u64 rapid_law_keep(const struct rapid_law *law, u64 r_avg,
+				 u64 abest)
+{
+	u64 keep = law->keep_rate < r_avg ? law->keep_rate : r_avg;
+
+	return abest < keep ? keep : abest;
 }
 
 /*
@@ -1526,6 +1577,8 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 				srtt_us, now_us);
 	if (!refining)
 		abest = rapid_ctl_decrease_to(ctl, cfg, abest);
+	if (law)
+		abest = rapid_law_keep(law, ctl->r_avg, abest);
 	abest = rapid_rate_clamp(abest, cfg->min_rate, cfg->max_rate);
 	if (abest == ctl->r_avg)
 		return RAPID_EV_NONE;

@@ -360,6 +360,10 @@ CC_PARAM(compete, rapid_p_compete, 0644, 1, 0, 1, "boolean",
 	 "both laws: hold a share against a flow that keeps a standing queue (a loss-based one)");
 CC_PARAM(compete_pkts, rapid_p_compete_pkts, 0644, 2, 0, 64, "packets",
 	 "while competing, r_avg rises by at least this many packets per srtt every srtt (Reno: 1), 0 = probe_milli alone");
+CC_PARAM(keep_milli, rapid_p_keep_milli, 0644, 750, 0, 1000, "1/1000",
+	 "report's law: for keep_ms after competing ends, r_avg is cut to no less than this share of its rate then, 0 = off");
+CC_PARAM(keep_ms, rapid_p_keep_ms, 0644, 10000, 0, 60000, "ms",
+	 "report's law: how long keep_milli holds after competing ends, 0 = off");
 CC_PARAM(count_flows, rapid_p_count_flows, 0644, 1, 0, 1, "boolean",
 	 "queue law: increases slow down by the number of flows rising together, counted from how ABest answers the flow's own increases");
 CC_PARAM_OFF(probe_milli, rapid_p_probe, 0644, 20, 1, 1000, "1/1000",
@@ -391,6 +395,8 @@ static_assert(RAPID_DEF_INIT_KBPS == 100 && RAPID_KBPS_MIN == 10 &&
 static_assert(RAPID_DEF_TAU_MS == 1200 && RAPID_TAU_MAX_MS == 60000);
 static_assert(RAPID_DEF_CUT_MAX == 125 && RAPID_CUT_MAX_MAX == 1000);
 static_assert(RAPID_DEF_HOLD_MILLI == 200 && RAPID_HOLD_MILLI_MAX == 1000);
+static_assert(RAPID_DEF_KEEP_MILLI == 750 && RAPID_KEEP_MILLI_MAX == 1000 &&
+	      RAPID_DEF_KEEP_MS == 10000 && RAPID_KEEP_MS_MAX == 60000);
 static_assert(RAPID_PACING_SHIFT_STOCK == 10 && RAPID_SLOTS_MIN == 8);
 static_assert(RAPID_DEF_LOSS_FACTOR == 700 && RAPID_LOSS_FACTOR_MIN == 100 &&
 	      RAPID_LOSS_FACTOR_MAX == 1000);
@@ -507,6 +513,8 @@ static void rapid_load_cfg(struct rapid_cfg *cfg)
 	cfg->adapt_tau = READ_ONCE(rapid_p_adapt_tau.val);
 	cfg->compete = READ_ONCE(rapid_p_compete.val);
 	cfg->compete_pkts = READ_ONCE(rapid_p_compete_pkts.val);
+	cfg->keep_milli = READ_ONCE(rapid_p_keep_milli.val);
+	cfg->keep_us = READ_ONCE(rapid_p_keep_ms.val) * USEC_PER_MSEC;
 	cfg->count_flows = READ_ONCE(rapid_p_count_flows.val);
 	cfg->probe_milli = READ_ONCE(rapid_p_probe.val);
 	cfg->jump_milli = READ_ONCE(rapid_p_jump.val);
@@ -1042,7 +1050,8 @@ static void rapid_update_law(struct sock *sk, u32 id)
 
 	rapid_law_queue(&ca->ring->law, now, ca->ring->qd_us, srtt);
 	rapid_load_cfg(&cfg);
-	rapid_law_competing(&ca->ring->law, &cfg, tcp_min_rtt(tp));
+	rapid_law_competing(&ca->ring->law, &cfg, tcp_min_rtt(tp),
+			    ca->ctl.r_avg, now);
 	/* the report's law: traced while competing and when it ends */
 	if (cfg.law != RAPID_LAW_QUEUE && !ca->ring->law.compete && !was)
 		return;

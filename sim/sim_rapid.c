@@ -23,7 +23,8 @@ struct rapid_params rapid_p = {
 	.loss_factor = RAPID_DEF_LOSS_FACTOR, .sender_estimate = 1,
 	.drain_max = 250, .law = RAPID_LAW_REPORT, .q_target_us = 2000,
 	.law_t_ms = 100, .adapt_tau = 1, .compete = 1,
-	.compete_pkts = RAPID_DEF_COMPETE_PKTS, .count_flows = 1,
+	.compete_pkts = RAPID_DEF_COMPETE_PKTS, .keep_milli = RAPID_DEF_KEEP_MILLI,
+	.keep_ms = RAPID_DEF_KEEP_MS, .count_flows = 1,
 	.probe_milli = 20, .jump_milli = RAPID_DEF_JUMP_MILLI,
 	.cut_max = RAPID_DEF_CUT_MAX, .hold_milli = RAPID_DEF_HOLD_MILLI,
 	.median = RAPID_DEF_MEDIAN, .ss_refine = RAPID_DEF_SS_REFINE,
@@ -57,6 +58,8 @@ static const struct {
 	{ "adapt_tau", &rapid_p.adapt_tau, 0, 1, false },
 	{ "compete", &rapid_p.compete, 0, 1, false },
 	{ "compete_pkts", &rapid_p.compete_pkts, 0, RAPID_COMPETE_PKTS_MAX, false },
+	{ "keep_milli", &rapid_p.keep_milli, 0, RAPID_KEEP_MILLI_MAX, false },
+	{ "keep_ms", &rapid_p.keep_ms, 0, RAPID_KEEP_MS_MAX, false },
 	{ "count_flows", &rapid_p.count_flows, 0, 1, false },
 	{ "probe_milli", &rapid_p.probe_milli, 1, 1000, true },
 	{ "median", &rapid_p.median, 1, RAPID_MEDIAN_MAX, false },
@@ -209,6 +212,8 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->adapt_tau = (u8)rapid_p.adapt_tau;
 	cfg->compete = (u8)rapid_p.compete;
 	cfg->compete_pkts = (u8)rapid_p.compete_pkts;
+	cfg->keep_milli = (u16)rapid_p.keep_milli;
+	cfg->keep_us = rapid_p.keep_ms * 1000U;
 	cfg->count_flows = (u8)rapid_p.count_flows;
 	cfg->probe_milli = (u16)rapid_p.probe_milli;
 	cfg->jump_milli = (u16)rapid_p.jump_milli;
@@ -355,7 +360,8 @@ static void law_update(struct flow *f, uint32_t id)
 
 	rapid_law_queue(&ca->law, now, ca->qd_us, srtt);
 	cfg_load(&cfg);
-	rapid_law_competing(&ca->law, &cfg, flow_min_rtt_us(f));
+	rapid_law_competing(&ca->law, &cfg, flow_min_rtt_us(f), ca->ctl.r_avg,
+			    now);
 	if (cfg.law != RAPID_LAW_QUEUE && !ca->law.compete)
 		return;
 	rapid_ctl_law_tick(&ca->ctl, &cfg, &ca->law, id, SIM_MSS, srtt, now);

@@ -1276,7 +1276,7 @@ static u32 law_feed(struct rapid_law *law, const struct rapid_cfg *cfg,
 
 	for (; t < end; t += 20000) {
 		rapid_law_queue(law, t, qd_us, 40000);
-		rapid_law_competing(law, cfg, 40000);
+		rapid_law_competing(law, cfg, 40000, 1000000, t);
 	}
 	return t;
 }
@@ -1305,7 +1305,7 @@ static void test_law_drain_compete(void)
 	/* a standing queue of 20 ms for a second (srtt 40 ms): compete */
 	for (u32 t = 1000; t <= 1200000; t += 20000)
 		rapid_law_queue(&law, t, 20000, 40000);
-	tap_ok(rapid_law_competing(&law, &cfg, 40000),
+	tap_ok(rapid_law_competing(&law, &cfg, 40000, 1000000, 0),
 	       "compete: a 20 ms floor over a second on a 40 ms path");
 	/*
 	 * A cubic flow's back-off: the queue dips to 4 ms (below half of the
@@ -1320,7 +1320,7 @@ static void test_law_drain_compete(void)
 			rapid_law_queue(&law, t, t % 2000000 >= 500000 &&
 					t % 2000000 < 600000 ? 4000 : 20000,
 					40000);
-			all = rapid_law_competing(&law, &cfg, 40000) && all;
+			all = rapid_law_competing(&law, &cfg, 40000, 1000000, 0) && all;
 		}
 		tap_ok(all, "compete: held through a dip to 4 ms every 2 s (a loss-based flow's back-offs)");
 		/* the competitor leaves: the queue falls to 1 ms */
@@ -1334,11 +1334,11 @@ static void test_law_drain_compete(void)
 	rapid_law_reset(&law);
 	for (u32 t = 1000; t <= 2500000; t += 20000)
 		rapid_law_queue(&law, t, (t / 20000) % 5 ? 30000 : 500, 40000);
-	tap_ok(!rapid_law_competing(&law, &cfg, 40000),
+	tap_ok(!rapid_law_competing(&law, &cfg, 40000, 1000000, 0),
 	       "compete: a queue that drains every 100 ms is no competitor");
 	cfg.compete = 0;
 	law.compete = 1;
-	tap_ok(!rapid_law_competing(&law, &cfg, 40000), "compete: off by configuration");
+	tap_ok(!rapid_law_competing(&law, &cfg, 40000, 1000000, 0), "compete: off by configuration");
 }
 
 /*
@@ -1427,6 +1427,107 @@ static void test_report_compete(void)
 	rapid_ctl_law_tick(&ctl, &cfg, &law, 33, 65535, 1, 6000);
 	tap_eq(ctl.r_avg, RAPID_RATE_MAX,
 	       "report compete: tick: 64 packets of 64 KB per 1 us srtt: clamped");
+}
+
+/*
+ * The keep after competing (rapid_law_competing(), rapid_law_keep()): the
+ * end of competing keeps the report's law's cuts at no less than
+ * keep_milli of the rate then, for keep_us; never up, loss responses still
+ * cut, competing again, the time or compete off end it.
+ */
+static void test_compete_keep(void)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	struct rapid_law law;
+	enum rapid_ev ev;
+	u32 t;
+
+	rapid_cfg_default(&cfg);
+	tap_ok(cfg.keep_milli == RAPID_DEF_KEEP_MILLI &&
+	       cfg.keep_us == RAPID_DEF_KEEP_MS * 1000U,
+	       "keep: defaults 750/1000 for 10 s");
+	cfg.median = 1;
+	cfg.compete = 1;
+	rapid_law_reset(&law);
+	t = law_feed(&law, &cfg, 1000, 1200000, 20000);
+	tap_ok(law.compete && !law.keep_rate, "keep: none while competing");
+	t = law_feed(&law, &cfg, t, 20000, 1000);	/* the queue empties */
+	tap_ok(!law.compete && law.keep_rate == 750000 && law.keep_t_us == t - 20000,
+	       "keep: competing ended at r_avg 1e6: keep 750000 (got %llu)",
+	       (unsigned long long)law.keep_rate);
+	rapid_law_competing(&law, &cfg, 40000, 2000000, t);
+	tap_eq(law.keep_rate, 750000, "keep: set once, at the end (a later r_avg does not move it)");
+
+	/* the report's law: a lower estimate cuts to no less than the keep */
+	ctl = steady_ctl(&cfg, 800000);
+	ev = rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 2, 100000, P_FULL,
+				    40000, t);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == 750000,
+	       "keep: 800000 -> 750000, not 1/8 below (got %llu)",
+	       (unsigned long long)ctl.r_avg);
+	ev = rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 3, 100000, P_FULL,
+				    40000, t);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 750000,
+	       "keep: at the keep a lower estimate changes nothing");
+	ctl = steady_ctl(&cfg, 600000);
+	ev = rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 2, 100000, P_FULL,
+				    40000, t);
+	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 600000,
+	       "keep: below the keep already: held, never raised to it");
+	ctl = steady_ctl(&cfg, 4000000);
+	ev = rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 2, 3800000, P_FULL,
+				    40000, t);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == 3800000,
+	       "keep: an estimate above the keep: the law's cut as before");
+	/* a loss response still cuts below it */
+	ctl = steady_ctl(&cfg, 800000);
+	rapid_ctl_stream_started(&ctl, 5);
+	rapid_ctl_stream_started(&ctl, 6);
+	rapid_ctl_on_stream_done(&ctl, &cfg, 5, true);
+	ev = rapid_ctl_on_stream_done(&ctl, &cfg, 6, true);
+	tap_ok(ev == RAPID_EV_LOSS_REDUCE && ctl.r_avg == 560000,
+	       "keep: a loss response cuts below it (800000 * 0.7)");
+	tap_ok(rapid_law_keep(&law, 560000, 100000) == 560000,
+	       "keep: ... and the next lower estimate holds there");
+
+	/* it ends after keep_us, across the u32 clock's wrap */
+	law.keep_t_us = 0xfffff000U;
+	rapid_law_competing(&law, &cfg, 40000, 1000000,
+			    0xfffff000U + cfg.keep_us - 1);
+	tap_eq(law.keep_rate, 750000, "keep: still there 1 us before its end (clock wrapped)");
+	rapid_law_competing(&law, &cfg, 40000, 1000000,
+			    0xfffff000U + cfg.keep_us);
+	tap_eq(law.keep_rate, 0, "keep: gone after keep_us");
+	tap_eq(rapid_law_keep(&law, 800000, 100000), 100000,
+	       "keep: none: the estimate passes");
+
+	/* competing again ends it; keep_milli 0, keep_us 0, compete 0: none */
+	law.keep_rate = 750000;
+	law.keep_t_us = t;
+	law_feed(&law, &cfg, t, 1200000, 20000);
+	tap_ok(law.compete && !law.keep_rate, "keep: competing again ends it");
+	cfg.keep_milli = 0;
+	law_feed(&law, &cfg, t + 1200000, 20000, 1000);
+	tap_ok(!law.compete && !law.keep_rate, "keep: keep_milli 0: none");
+	cfg.keep_milli = RAPID_KEEP_MILLI_MAX;
+	cfg.keep_us = 0;
+	law_feed(&law, &cfg, t + 1300000, 1200000, 20000);
+	law_feed(&law, &cfg, t + 2500000, 20000, 1000);
+	tap_ok(!law.compete && !law.keep_rate, "keep: keep_us 0: none");
+	cfg.keep_us = RAPID_KEEP_MS_MAX * 1000U;
+	law_feed(&law, &cfg, t + 2600000, 1200000, 20000);
+	cfg.compete = 0;
+	rapid_law_competing(&law, &cfg, 40000, 1000000, t + 3900000);
+	tap_ok(!law.compete && !law.keep_rate, "keep: compete switched off: none");
+	/* the largest rate and share: bounded, no overflow */
+	cfg.compete = 1;
+	law.compete = 1;
+	law.win_min_us = 0;
+	law.prev_min_us = 0;
+	rapid_law_competing(&law, &cfg, 40000, ~0ULL, t + 5300000);
+	tap_eq(law.keep_rate, RAPID_RATE_MAX,
+	       "keep: r_avg ~0 at keep 1000/1000: RAPID_RATE_MAX");
 }
 
 /* ---- losses ---------------------------------------------------------- */
@@ -1961,6 +2062,7 @@ int main(void)
 	test_law3();
 	test_law_drain_compete();
 	test_report_compete();
+	test_compete_keep();
 	test_law_count_flows();
 	test_median();
 	test_jump();
