@@ -87,6 +87,10 @@ for cc, r in d["results"].items():
     ratios = [b / ib for b, ib in zip(r["flow_bytes"], r["iperf_bytes"]) if b and ib]
     out("bytes_lo", min(ratios) if len(ratios) == 2 else None)
     out("bytes_hi", max(ratios) if len(ratios) == 2 else None)
+    # one flow counted twice would give both the same bytes (they start
+    # 0.5 s apart); the bins Jain's index reads come from the same series
+    fb = r["flow_bytes"]
+    out("flows_distinct", int(len(fb) == 2 and fb[0] != fb[1]))
     for k in ("t90_s", "reacquire_rtts", "jain_2s", "q95_ms"):
         out(k, r.get(k))
     out("jain_10s_null", int(r.get("jain_10s", 0) is None))
@@ -103,10 +107,11 @@ declare -A V
 while read -r k v; do V[$k]=$v; done <"$KT_TMP/values"
 kt_diag "values: $(tr '\n' ' ' <"$KT_TMP/values")"
 declare -A MSS=([cubic]=1448 [rapid]=1436)
-# Jain of two flows: 0.5 when one is missing, 1 when one is counted twice
-# (measured 2026-11-25: cubic 0.71-0.80, rapid 0.59-0.85)
+# Jain of two flows: 0.5 when one is missing (measured 2026-11-25: cubic
+# 0.71-0.80, rapid 0.59-0.85; the many-flows law of 2026-11-26 took rapid
+# to 0.997 at 2 s once, so an upper bound cannot tell a flow counted
+# twice from two fair flows: flows_distinct does)
 declare -A JAIN_MIN=([cubic]=0.6 [rapid]=0.52)
-JAIN_MAX=0.995
 # delivered x MSS / bytes_acked at the end (measured: cubic 1.0007-1.0031,
 # rapid 1.0007-1.0203 at 16% retransmissions)
 declare -A DLV_MAX=([cubic]=1.006 [rapid]=1.03)
@@ -130,9 +135,9 @@ for cc in cubic rapid; do
 		"${V[$cc.min_rtt_lo]:-}" ">=" 39.5
 	kt_cmp "$cc: the flows' measured min RTT is the scenario's 40 ms (<=)" \
 		"${V[$cc.min_rtt_hi]:-}" "<=" 60
-	kt_cmp "$cc: Jain's index at 1 s: not one flow counted twice" "${V[$cc.jain_1s]:-}" "<=" $JAIN_MAX
+	kt_cmp "$cc: two flows, not one counted twice (their bytes differ)" \
+		"${V[$cc.flows_distinct]:-}" "==" 1
 	kt_cmp "$cc: Jain's index at 1 s: both flows there" "${V[$cc.jain_1s]:-}" ">=" "${JAIN_MIN[$cc]}"
-	kt_cmp "$cc: Jain's index at 2 s: not one flow counted twice" "${V[$cc.jain_2s]:-}" "<=" $JAIN_MAX
 	kt_cmp "$cc: Jain's index at 2 s: both flows there" "${V[$cc.jain_2s]:-}" ">=" "${JAIN_MIN[$cc]}"
 	kt_cmp "$cc: jain_10s is null in a 5 s run (no 10 s bin)" "${V[$cc.jain_10s_null]:-}" "==" 1
 	kt_cmp "$cc: t90 is a time within the run (s, > 0)" "${V[$cc.t90_s]:-}" ">" 0
