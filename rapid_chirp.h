@@ -155,13 +155,16 @@
  * flow kept emptied, at one of its back-offs or because it left), the
  * report's law does not cut r_avg below RAPID_DEF_KEEP_MILLI / 1000 of the
  * rate held at that moment for RAPID_DEF_KEEP_MS (ours,
- * docs/rapid-deviations.md#compete-keep; keep_milli 0: off).  A loss
- * response still cuts, and competing again ends the keep.
+ * docs/rapid-deviations.md#compete-keep; keep_milli 0: off), if competing
+ * lasted RAPID_DEF_KEEP_ARM_MS or more (flows that join many others can
+ * raise a queue that starts competing for 0.1-2 s).  A loss response
+ * still cuts, and competing again ends the keep.
  */
 #define RAPID_DEF_KEEP_MILLI	750U
 #define RAPID_KEEP_MILLI_MAX	1000U
 #define RAPID_DEF_KEEP_MS	10000U
 #define RAPID_KEEP_MS_MAX	60000U
+#define RAPID_DEF_KEEP_ARM_MS	2000U
 /*
  * The re-acquire jump (rapid_jump_step(); ours,
  * docs/rapid-deviations.md#re-acquire-jump): the share of the gap to a
@@ -567,7 +570,10 @@ struct rapid_cfg {
 				 * law cuts r_avg to no less than this share
 				 * of the rate at its end (0: off) ...
 				 */
-	u32 keep_us;		/* ... for this long, us */
+	u32 keep_us;		/* ... for this long, us, after competing
+				 * that lasted at least keep_arm_us
+				 */
+	u32 keep_arm_us;	/* us */
 	u8 count_flows;		/* the queue law scales tau by n_est
 				 * (rapid_law_count_flows())
 				 */
@@ -614,6 +620,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->compete_pkts = RAPID_DEF_COMPETE_PKTS;
 	cfg->keep_milli = RAPID_DEF_KEEP_MILLI;
 	cfg->keep_us = RAPID_DEF_KEEP_MS * 1000U;
+	cfg->keep_arm_us = RAPID_DEF_KEEP_ARM_MS * 1000U;
 	cfg->count_flows = 0;
 	cfg->probe_milli = 0;
 	cfg->jump_milli = RAPID_DEF_JUMP_MILLI;
@@ -886,19 +893,33 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
  *    RAPID_JUMP_LOCK_RTTS srtt (Eq. 6 alone, the report's rule).  No
  *    second jump before the verdict.
  */
-#define RAPID_JUMP_STREAMS	3U
+#define RAPID_JUMP_STREAMS	5U
 #define RAPID_JUMP_MARGIN_SHIFT	3
-#define RAPID_JUMP_SPREAD_SHIFT	2
+#define RAPID_JUMP_SPREAD_SHIFT	1
 #define RAPID_JUMP_MAX_SHIFT	2
 #define RAPID_JUMP_LVL_SHIFT	4
-#define RAPID_JUMP_LVL_MARGIN	3U	/* 1/16 of the level */
+#define RAPID_JUMP_LVL_MARGIN	2U	/* 1/16 of the level */
 #define RAPID_JUMP_HOLD_RTTS	1U
 #define RAPID_JUMP_LOCK_RTTS	8U
 #define RAPID_JUMP_CNT_MAX	65535U
 
-/* The level: a slow EWMA of the raw steady-state estimates. */
-static inline void rapid_jump_level(struct rapid_abest_hist *h, u64 abest)
+/*
+ * The level: a slow EWMA of the raw steady-state estimates, each taken as
+ * it leaves the newest RAPID_JUMP_STREAMS (call before the new one is
+ * pushed), so that a step is measured against the level before it: fed at
+ * once, the level had absorbed 1/16 of the step per stream before the
+ * newest estimates could agree on it, and a step of 20-25% no longer met
+ * the margin.  The first entry after slow start (its exit, capped to 4x the
+ * delivery rate) never enters the level.
+ */
+static inline void rapid_jump_level(struct rapid_abest_hist *h)
 {
+	u64 abest;
+
+	if (h->count <= RAPID_JUMP_STREAMS || h->next >= RAPID_MEDIAN_MAX)
+		return;
+	abest = h->rate[(h->next + RAPID_MEDIAN_MAX - RAPID_JUMP_STREAMS) %
+			RAPID_MEDIAN_MAX];
 	if (!h->jump_lvl)
 		h->jump_lvl = abest;
 	else if (abest >= h->jump_lvl)
@@ -1029,6 +1050,7 @@ struct rapid_law {
 	u32 win_min_us;		/* lowest qd in this window, us */
 	u32 prev_min_us;	/* ... and in the previous one */
 	u8 compete;		/* a standing queue that is not ours: compete */
+	u32 compete_t_us;	/* when competing began, us */
 	u64 keep_rate;		/* B/s: the report's law cuts r_avg to no
 				 * less than this (0: no keep) ...
 				 */
@@ -1188,10 +1210,13 @@ static inline bool rapid_law_competing(struct rapid_law *law,
 		law->compete = 1;
 	else if (floor < thr / RAPID_COMPETE_EXIT_DIV)
 		law->compete = 0;
+	if (law->compete && !was)
+		law->compete_t_us = now_us;
 	if (law->compete || !cfg->compete ||
 	    (u32)(now_us - law->keep_t_us) >= cfg->keep_us)
 		law->keep_rate = 0;
-	if (was && !law->compete && cfg->compete && cfg->keep_us) {
+	if (was && !law->compete && cfg->compete && cfg->keep_us &&
+	    (u32)(now_us - law->compete_t_us) >= cfg->keep_arm_us) {
 		law->keep_rate = div_u64(rapid_rate_clamp(r_avg, 0,
 							  RAPID_RATE_MAX) *
 					 cfg->keep_milli, 1000);
@@ -1527,7 +1552,7 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 	ctl->last_id = id;
 	ctl->undo_r_avg = 0;	/* fresh information: no undo past it */
 	if (hist) {
-		rapid_jump_level(hist, abest);
+		rapid_jump_level(hist);
 		abest = rapid_hist_push_median(hist, abest, cfg->median);
 	}
 	refining = ctl->refine != 0;

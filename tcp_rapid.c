@@ -364,6 +364,8 @@ CC_PARAM(keep_milli, rapid_p_keep_milli, 0644, 750, 0, 1000, "1/1000",
 	 "report's law: for keep_ms after competing ends, r_avg is cut to no less than this share of its rate then, 0 = off");
 CC_PARAM(keep_ms, rapid_p_keep_ms, 0644, 10000, 0, 60000, "ms",
 	 "report's law: how long keep_milli holds after competing ends, 0 = off");
+CC_PARAM(keep_arm_ms, rapid_p_keep_arm_ms, 0644, 2000, 0, 60000, "ms",
+	 "report's law: the keep follows only competing that lasted at least this long (a start's queue makes short episodes)");
 CC_PARAM(count_flows, rapid_p_count_flows, 0644, 1, 0, 1, "boolean",
 	 "queue law: increases slow down by the number of flows rising together, counted from how ABest answers the flow's own increases");
 CC_PARAM_OFF(probe_milli, rapid_p_probe, 0644, 20, 1, 1000, "1/1000",
@@ -371,7 +373,7 @@ CC_PARAM_OFF(probe_milli, rapid_p_probe, 0644, 20, 1, 1000, "1/1000",
 CC_PARAM(median, rapid_p_median, 0644, 3, 1, 7, "streams",
 	 "steady state acts on the median of this many newest per-stream estimates, 1 = each alone (the report's rule)");
 CC_PARAM(jump_milli, rapid_p_jump, 0644, 1000, 0, 1000, "1/1000",
-	 "report's law: share of the gap to a step up of ABest adopted at once (at most r_avg / 4) when the newest 3 estimates agree on it; off for 8 srtt when later estimates show others took it too; 0 = off (Eq. 6 alone)");
+	 "report's law: share of the gap to a step up of ABest adopted at once (at most r_avg / 4) when the newest 5 estimates agree on it; off for 8 srtt when later estimates show others took it too; 0 = off (Eq. 6 alone)");
 CC_PARAM(cut_max, rapid_p_cut_max, 0644, 125, 1, 1000, "1/1000",
 	 "report's law: one lower estimate cuts r_avg by at most this share of it, 1000 = adopt it at once (the report's rule)");
 CC_PARAM_OFF(hold_milli, rapid_p_hold, 0644, 200, 1, 1000, "1/1000",
@@ -396,7 +398,8 @@ static_assert(RAPID_DEF_TAU_MS == 1200 && RAPID_TAU_MAX_MS == 60000);
 static_assert(RAPID_DEF_CUT_MAX == 125 && RAPID_CUT_MAX_MAX == 1000);
 static_assert(RAPID_DEF_HOLD_MILLI == 200 && RAPID_HOLD_MILLI_MAX == 1000);
 static_assert(RAPID_DEF_KEEP_MILLI == 750 && RAPID_KEEP_MILLI_MAX == 1000 &&
-	      RAPID_DEF_KEEP_MS == 10000 && RAPID_KEEP_MS_MAX == 60000);
+	      RAPID_DEF_KEEP_MS == 10000 && RAPID_KEEP_MS_MAX == 60000 &&
+	      RAPID_DEF_KEEP_ARM_MS == 2000);
 static_assert(RAPID_PACING_SHIFT_STOCK == 10 && RAPID_SLOTS_MIN == 8);
 static_assert(RAPID_DEF_LOSS_FACTOR == 700 && RAPID_LOSS_FACTOR_MIN == 100 &&
 	      RAPID_LOSS_FACTOR_MAX == 1000);
@@ -515,6 +518,7 @@ static void rapid_load_cfg(struct rapid_cfg *cfg)
 	cfg->compete_pkts = READ_ONCE(rapid_p_compete_pkts.val);
 	cfg->keep_milli = READ_ONCE(rapid_p_keep_milli.val);
 	cfg->keep_us = READ_ONCE(rapid_p_keep_ms.val) * USEC_PER_MSEC;
+	cfg->keep_arm_us = READ_ONCE(rapid_p_keep_arm_ms.val) * USEC_PER_MSEC;
 	cfg->count_flows = READ_ONCE(rapid_p_count_flows.val);
 	cfg->probe_milli = READ_ONCE(rapid_p_probe.val);
 	cfg->jump_milli = READ_ONCE(rapid_p_jump.val);

@@ -129,7 +129,7 @@ struct rapid_params {
 	unsigned n, m, ss_n_max, initial_rate_kbps, tau_ms, min_rate_kbps,
 		 max_rate_kbps, loss_factor, fixed_rate_kbps, inject_abest_kbps,
 		 sender_estimate, drain_max, law, q_target_us, law_t_ms,
-		 adapt_tau, compete, compete_pkts, keep_milli, keep_ms,
+		 adapt_tau, compete, compete_pkts, keep_milli, keep_ms, keep_arm_ms,
 		 count_flows, probe_milli,
 		 jump_milli, median, ss_exit_dr, ss_refine, f_milli,
 		 cut_max, hold_milli,

@@ -24,7 +24,8 @@ struct rapid_params rapid_p = {
 	.drain_max = 250, .law = RAPID_LAW_REPORT, .q_target_us = 2000,
 	.law_t_ms = 100, .adapt_tau = 1, .compete = 1,
 	.compete_pkts = RAPID_DEF_COMPETE_PKTS, .keep_milli = RAPID_DEF_KEEP_MILLI,
-	.keep_ms = RAPID_DEF_KEEP_MS, .count_flows = 1,
+	.keep_ms = RAPID_DEF_KEEP_MS, .keep_arm_ms = RAPID_DEF_KEEP_ARM_MS,
+	.count_flows = 1,
 	.probe_milli = 20, .jump_milli = RAPID_DEF_JUMP_MILLI,
 	.cut_max = RAPID_DEF_CUT_MAX, .hold_milli = RAPID_DEF_HOLD_MILLI,
 	.median = RAPID_DEF_MEDIAN, .ss_refine = RAPID_DEF_SS_REFINE,
@@ -60,6 +61,7 @@ static const struct {
 	{ "compete_pkts", &rapid_p.compete_pkts, 0, RAPID_COMPETE_PKTS_MAX, false },
 	{ "keep_milli", &rapid_p.keep_milli, 0, RAPID_KEEP_MILLI_MAX, false },
 	{ "keep_ms", &rapid_p.keep_ms, 0, RAPID_KEEP_MS_MAX, false },
+	{ "keep_arm_ms", &rapid_p.keep_arm_ms, 0, RAPID_KEEP_MS_MAX, false },
 	{ "count_flows", &rapid_p.count_flows, 0, 1, false },
 	{ "probe_milli", &rapid_p.probe_milli, 1, 1000, true },
 	{ "median", &rapid_p.median, 1, RAPID_MEDIAN_MAX, false },
@@ -214,6 +216,7 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->compete_pkts = (u8)rapid_p.compete_pkts;
 	cfg->keep_milli = (u16)rapid_p.keep_milli;
 	cfg->keep_us = rapid_p.keep_ms * 1000U;
+	cfg->keep_arm_us = rapid_p.keep_arm_ms * 1000U;
 	cfg->count_flows = (u8)rapid_p.count_flows;
 	cfg->probe_milli = (u16)rapid_p.probe_milli;
 	cfg->jump_milli = (u16)rapid_p.jump_milli;

@@ -1445,12 +1445,18 @@ static void test_compete_keep(void)
 
 	rapid_cfg_default(&cfg);
 	tap_ok(cfg.keep_milli == RAPID_DEF_KEEP_MILLI &&
-	       cfg.keep_us == RAPID_DEF_KEEP_MS * 1000U,
-	       "keep: defaults 750/1000 for 10 s");
+	       cfg.keep_us == RAPID_DEF_KEEP_MS * 1000U &&
+	       cfg.keep_arm_us == RAPID_DEF_KEEP_ARM_MS * 1000U,
+	       "keep: defaults 750/1000 for 10 s after 2 s of competing");
 	cfg.median = 1;
 	cfg.compete = 1;
 	rapid_law_reset(&law);
 	t = law_feed(&law, &cfg, 1000, 1200000, 20000);
+	tap_ok(law.compete, "keep: competing after 1.2 s of a 20 ms queue");
+	t = law_feed(&law, &cfg, t, 1000000, 1000);
+	tap_ok(!law.compete && !law.keep_rate,
+	       "keep: none after competing shorter than keep_arm (2 s)");
+	t = law_feed(&law, &cfg, t, 3000000, 20000);
 	tap_ok(law.compete && !law.keep_rate, "keep: none while competing");
 	t = law_feed(&law, &cfg, t, 20000, 1000);	/* the queue empties */
 	tap_ok(!law.compete && law.keep_rate == 750000 && law.keep_t_us == t - 20000,
@@ -1505,20 +1511,24 @@ static void test_compete_keep(void)
 	/* competing again ends it; keep_milli 0, keep_us 0, compete 0: none */
 	law.keep_rate = 750000;
 	law.keep_t_us = t;
-	law_feed(&law, &cfg, t, 1200000, 20000);
+	law_feed(&law, &cfg, t, 3000000, 20000);
 	tap_ok(law.compete && !law.keep_rate, "keep: competing again ends it");
 	cfg.keep_milli = 0;
-	law_feed(&law, &cfg, t + 1200000, 20000, 1000);
+	law_feed(&law, &cfg, t + 3000000, 20000, 1000);
 	tap_ok(!law.compete && !law.keep_rate, "keep: keep_milli 0: none");
 	cfg.keep_milli = RAPID_KEEP_MILLI_MAX;
 	cfg.keep_us = 0;
-	law_feed(&law, &cfg, t + 1300000, 1200000, 20000);
-	law_feed(&law, &cfg, t + 2500000, 20000, 1000);
+	law_feed(&law, &cfg, t + 3100000, 3000000, 20000);
+	law_feed(&law, &cfg, t + 6100000, 20000, 1000);
 	tap_ok(!law.compete && !law.keep_rate, "keep: keep_us 0: none");
 	cfg.keep_us = RAPID_KEEP_MS_MAX * 1000U;
-	law_feed(&law, &cfg, t + 2600000, 1200000, 20000);
+	cfg.keep_arm_us = 0;
+	law_feed(&law, &cfg, t + 6200000, 1200000, 20000);
+	law_feed(&law, &cfg, t + 7400000, 20000, 1000);
+	tap_eq(law.keep_rate, 1000000, "keep: keep_arm 0, keep 1000/1000: r_avg after a short episode");
+	law_feed(&law, &cfg, t + 7500000, 1200000, 20000);
 	cfg.compete = 0;
-	rapid_law_competing(&law, &cfg, 40000, 1000000, t + 3900000);
+	rapid_law_competing(&law, &cfg, 40000, 1000000, t + 8800000);
 	tap_ok(!law.compete && !law.keep_rate, "keep: compete switched off: none");
 	/* the largest rate and share: bounded, no overflow */
 	cfg.compete = 1;
@@ -1947,31 +1957,49 @@ static void test_jump(void)
 	ctl = steady_ctl(&cfg, r30);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
 	tap_eq(ctl.r_avg, r30, "jump: estimates at r_avg change nothing");
-	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 2);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, RAPID_JUMP_STREAMS - 1);
 	tap_ok(ctl.r_avg < r30 + r30 / 50,
-	       "jump: two estimates of a step are not enough (Eq. 6 only)");
+	       "jump: %u estimates of a step are not enough (Eq. 6 only)",
+	       RAPID_JUMP_STREAMS - 1);
 	r = ctl.r_avg;
 	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 1);
 	tap_eq(ctl.r_avg, r + r / 4,
-	       "jump: the third takes the gap at once, at most r_avg / 4");
+	       "jump: the next takes the gap at once, at most r_avg / 4");
 	r = ctl.r_avg;
 	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 25);
 	tap_ok(h.jump_abest == 0 && !h.jump_locked && ctl.r_avg > r,
 	       "jump: estimates that stay up after it: verdict passed, no lock");
+
+	/*
+	 * A step of 17% (30 -> 35.2 Mbit/s) is measured against the level
+	 * before it: each estimate enters the level only as it leaves the
+	 * newest RAPID_JUMP_STREAMS (fed at once the level had risen to 31.4
+	 * by the fifth, and 35.2 missed its margin).  The first entry, slow
+	 * start's exit, never enters it.
+	 */
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	jump_feed(&ctl, &cfg, &h, &id, &now, 10 * r30, 1);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	tap_eq(h.jump_lvl, r30, "jump: the level leaves out the first entry (slow start's exit)");
+	ctl = steady_ctl(&cfg, r30);
+	jump_feed(&ctl, &cfg, &h, &id, &now, 4400000, RAPID_JUMP_STREAMS);
+	tap_eq(ctl.r_avg, 4400000, "jump: a 17%% step jumps (the gap is below r_avg / 4)");
 
 	/* the same with jump_milli = 0: the report's rule, Eq. 6 alone */
 	cfg.jump_milli = 0;
 	rapid_hist_reset(&h);
 	ctl = steady_ctl(&cfg, r30);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
-	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 3);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, RAPID_JUMP_STREAMS);
 	tap_ok(ctl.r_avg > r30 && ctl.r_avg < r30 + r30 / 20,
-	       "jump: jump_milli = 0 is Eq. 6 alone (a few %% in 3 streams)");
+	       "jump: jump_milli = 0 is Eq. 6 alone (a few %% in %u streams)",
+	       RAPID_JUMP_STREAMS);
 	cfg.jump_milli = 500;
 	rapid_hist_reset(&h);
 	ctl = steady_ctl(&cfg, r30);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
-	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 2);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, RAPID_JUMP_STREAMS - 1);
 	r = ctl.r_avg;
 	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 1);
 	tap_eq(ctl.r_avg, r + (r40 - r) / 2,
@@ -1987,42 +2015,43 @@ static void test_jump(void)
 	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 1);
 	tap_ok(ctl.r_avg < r30 + r30 / 50, "jump: 40, 30, 40 is not a step");
 	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
-	jump_feed(&ctl, &cfg, &h, &id, &now, 4400000, 1);
-	jump_feed(&ctl, &cfg, &h, &id, &now, 6000000, 1);
-	jump_feed(&ctl, &cfg, &h, &id, &now, 4400000, 1);
+	for (r = 0; r < RAPID_JUMP_STREAMS; r++)
+		jump_feed(&ctl, &cfg, &h, &id, &now,
+			  r % 2 ? 6900000 : 4400000, 1);
 	tap_ok(ctl.r_avg < r30 + r30 / 20,
-	       "jump: 35 / 48 / 35 Mbit/s spread more than 1/4: no jump");
+	       "jump: 35 / 55 / 35 ... Mbit/s spread more than 1/2: no jump");
 
 	/* a spare capacity above the flow's own rate: shared, no jump */
 	rapid_hist_reset(&h);
 	ctl = steady_ctl(&cfg, r30);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
-	jump_feed(&ctl, &cfg, &h, &id, &now, 3 * r30, 3);
+	jump_feed(&ctl, &cfg, &h, &id, &now, 3 * r30, RAPID_JUMP_STREAMS);
 	r = ctl.r_avg;
 	cfg.jump_milli = 0;
 	rapid_hist_reset(&h);
 	ctl = steady_ctl(&cfg, r30);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
-	jump_feed(&ctl, &cfg, &h, &id, &now, 3 * r30, 3);
+	jump_feed(&ctl, &cfg, &h, &id, &now, 3 * r30, RAPID_JUMP_STREAMS);
 	cfg.jump_milli = RAPID_DEF_JUMP_MILLI;
 	tap_ok(ctl.r_avg == r && r < r30 * 2,
 	       "jump: estimates above 2 r_avg: Eq. 6 only, as with jump_milli = 0");
 
-	/* others rose too: the verdict locks the jumps out for 8 srtt */
+	/* others rose too: the verdict locks the jumps out for a while */
 	rapid_hist_reset(&h);
 	ctl = steady_ctl(&cfg, r30);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
-	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 3);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, RAPID_JUMP_STREAMS);
 	tap_ok(ctl.r_avg > r30 + r30 / 4, "jump: taken");
 	jump_feed(&ctl, &cfg, &h, &id, &now, 4000000, 25);
 	tap_ok(h.jump_locked && ctl.r_avg == 4000000,
 	       "jump: the estimates fell by more than half of it: locked");
-	jump_feed(&ctl, &cfg, &h, &id, &now, 5200000, 3);
+	jump_feed(&ctl, &cfg, &h, &id, &now, 5200000, RAPID_JUMP_STREAMS);
 	tap_ok(ctl.r_avg < 4200000,
 	       "jump: locked, a new step is Eq. 6's alone");
 	jump_feed(&ctl, &cfg, &h, &id, &now, 4000000, 80);
-	tap_ok(!h.jump_locked && ctl.r_avg == 4000000, "jump: the lock ends after 8 srtt");
-	jump_feed(&ctl, &cfg, &h, &id, &now, 5200000, 2);
+	tap_ok(!h.jump_locked && ctl.r_avg == 4000000,
+	       "jump: the lock ends after %u srtt", RAPID_JUMP_LOCK_RTTS);
+	jump_feed(&ctl, &cfg, &h, &id, &now, 5200000, RAPID_JUMP_STREAMS - 1);
 	r = ctl.r_avg;
 	jump_feed(&ctl, &cfg, &h, &id, &now, 5200000, 1);
 	tap_eq(ctl.r_avg, r + r / 4, "jump: then a step jumps again");
