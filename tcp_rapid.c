@@ -160,6 +160,13 @@ static_assert(RAPID_F_FQ == 0x01 && RAPID_F_INTERNAL == 0x02 &&
 	      RAPID_F_RXFB == 0x40 && RAPID_F_SEST == 0x80);
 
 /*
+ * State flags, not sticky, not stored in struct rapid.flags: get_info
+ * reads them from the law (struct rapid_law) when it reports.
+ */
+#define RAPID_INFO_COMPETE	BIT(8)	/* competing with a standing queue */
+#define RAPID_INFO_KEEP		BIT(9)	/* the keep after competing holds */
+
+/*
  * Streams completed without a feedback option for a stream in flight
  * before the sender-side estimate takes over again (the helper answers
  * every stream, on feedback_acks ACKs: eight streams without any is not
@@ -2001,9 +2008,23 @@ static u32 rapid_min_tso_segs(struct sock *sk)
  *   bbr_cwnd_gain    cwnd / (r_avg * min_rtt), 1/256
  *   bbr_pacing_gain  0 (streams chirp around r_avg: no one gain; omitted)
  * getsockopt(TCP_CC_INFO) gets struct rapid_cc_info: r_avg, the last
- * ABest, flags (RAPID_F_*), m, phase and N (scripts/obs/cc_info.py,
+ * ABest, flags (RAPID_F_*, RAPID_INFO_*), m, phase and N (scripts/obs/cc_info.py,
  * docs/rapid.md "get_info").
  */
+/* RAPID_INFO_* of the law's state (the ring holds it; none without). */
+static u32 rapid_info_law_flags(const struct rapid_ring *ring)
+{
+	u32 f = 0;
+
+	if (!ring)
+		return 0;
+	if (READ_ONCE(ring->law.compete))
+		f |= RAPID_INFO_COMPETE;
+	if (READ_ONCE(ring->law.keep_rate))
+		f |= RAPID_INFO_KEEP;
+	return f;
+}
+
 static size_t rapid_get_info(struct sock *sk, u32 ext, int *attr,
 			     union tcp_cc_info *info)
 {
@@ -2016,7 +2037,8 @@ static size_t rapid_get_info(struct sock *sk, u32 ext, int *attr,
 			.r_avg_lo = (u32)bw,
 			.r_avg_hi = (u32)(bw >> 32),
 			.abest_kbps = ring ? READ_ONCE(ring->abest_kbps) : 0,
-			.flags = READ_ONCE(ca->flags),
+			.flags = READ_ONCE(ca->flags) |
+				 rapid_info_law_flags(ring),
 			.m_milli = READ_ONCE(ca->ctl.m),
 			.phase = READ_ONCE(ca->ctl.phase),
 			.n = READ_ONCE(ca->ctl.n),

@@ -284,6 +284,10 @@ for cc in $ALGS; do
 		kt_cmp "TCP_CC_INFO: rapid's r_avg in its record matches ss's bw (read moments apart; a unit error is 8x)" \
 			"$(awk -v a="$r_avg" -v b="$bw" \
 				'BEGIN { if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b == 0) print "x"; else { d = a / 1e6 / b - 1; printf "%.4f\n", d < 0 ? -d : d } }')" "<=" 0.1
+		# the law's state flags (256 competing, 512 keep): a lone flow
+		# on a 10 ms path keeps no standing queue, so neither is set
+		kt_check_not "TCP_CC_INFO: a lone rapid flow is not competing (no 'competing' or 'keep' flag)" \
+			grep -Eq '"(competing|keep)"' "$KT_TMP/cc.$cc"
 	fi
 done
 
