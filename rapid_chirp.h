@@ -893,33 +893,19 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
  *    RAPID_JUMP_LOCK_RTTS srtt (Eq. 6 alone, the report's rule).  No
  *    second jump before the verdict.
  */
-#define RAPID_JUMP_STREAMS	5U
+#define RAPID_JUMP_STREAMS	3U
 #define RAPID_JUMP_MARGIN_SHIFT	3
-#define RAPID_JUMP_SPREAD_SHIFT	1
+#define RAPID_JUMP_SPREAD_SHIFT	2
 #define RAPID_JUMP_MAX_SHIFT	2
 #define RAPID_JUMP_LVL_SHIFT	4
-#define RAPID_JUMP_LVL_MARGIN	2U	/* 1/16 of the level */
+#define RAPID_JUMP_LVL_MARGIN	3U	/* 1/16 of the level */
 #define RAPID_JUMP_HOLD_RTTS	1U
 #define RAPID_JUMP_LOCK_RTTS	8U
 #define RAPID_JUMP_CNT_MAX	65535U
 
-/*
- * The level: a slow EWMA of the raw steady-state estimates, each taken as
- * it leaves the newest RAPID_JUMP_STREAMS (call before the new one is
- * pushed), so that a step is measured against the level before it: fed at
- * once, the level had absorbed 1/16 of the step per stream before the
- * newest estimates could agree on it, and a step of 20-25% no longer met
- * the margin.  The first entry after slow start (its exit, capped to 4x the
- * delivery rate) never enters the level.
- */
-static inline void rapid_jump_level(struct rapid_abest_hist *h)
+/* The level: a slow EWMA of the raw steady-state estimates. */
+static inline void rapid_jump_level(struct rapid_abest_hist *h, u64 abest)
 {
-	u64 abest;
-
-	if (h->count <= RAPID_JUMP_STREAMS || h->next >= RAPID_MEDIAN_MAX)
-		return;
-	abest = h->rate[(h->next + RAPID_MEDIAN_MAX - RAPID_JUMP_STREAMS) %
-			RAPID_MEDIAN_MAX];
 	if (!h->jump_lvl)
 		h->jump_lvl = abest;
 	else if (abest >= h->jump_lvl)
@@ -1552,7 +1538,7 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 	ctl->last_id = id;
 	ctl->undo_r_avg = 0;	/* fresh information: no undo past it */
 	if (hist) {
-		rapid_jump_level(hist);
+		rapid_jump_level(hist, abest);
 		abest = rapid_hist_push_median(hist, abest, cfg->median);
 	}
 	refining = ctl->refine != 0;

@@ -380,7 +380,7 @@ CC_PARAM_OFF(probe_milli, rapid_p_probe, 0644, 20, 1, 1000, "1/1000",
 CC_PARAM(median, rapid_p_median, 0644, 3, 1, 7, "streams",
 	 "steady state acts on the median of this many newest per-stream estimates, 1 = each alone (the report's rule)");
 CC_PARAM(jump_milli, rapid_p_jump, 0644, 1000, 0, 1000, "1/1000",
-	 "report's law: share of the gap to a step up of ABest adopted at once (at most r_avg / 4) when the newest 5 estimates agree on it; off for 8 srtt when later estimates show others took it too; 0 = off (Eq. 6 alone)");
+	 "report's law: share of the gap to a step up of ABest adopted at once (at most r_avg / 4) when the newest 3 estimates agree on it; off for 8 srtt when later estimates show others took it too; 0 = off (Eq. 6 alone)");
 CC_PARAM(cut_max, rapid_p_cut_max, 0644, 125, 1, 1000, "1/1000",
 	 "report's law: one lower estimate cuts r_avg by at most this share of it, 1000 = adopt it at once (the report's rule)");
 CC_PARAM_OFF(hold_milli, rapid_p_hold, 0644, 200, 1, 1000, "1/1000",
