@@ -2000,17 +2000,6 @@ static u32 rapid_min_tso_segs(struct sock *sk)
 	return 1;
 }
 
-/*
- * get_info (cc_info.h).  `ss -ti` gets struct tcp_bbr_info with what ss
- * labels each field:
- *   bbr_bw_lo/hi     r_avg of the next stream, bytes/s  (ss bw: in bit/s)
- *   bbr_min_rtt      TCP's min RTT, us                  (ss mrtt: in ms)
- *   bbr_cwnd_gain    cwnd / (r_avg * min_rtt), 1/256
- *   bbr_pacing_gain  0 (streams chirp around r_avg: no one gain; omitted)
- * getsockopt(TCP_CC_INFO) gets struct rapid_cc_info: r_avg, the last
- * ABest, flags (RAPID_F_*, RAPID_INFO_*), m, phase and N (scripts/obs/cc_info.py,
- * docs/rapid.md "get_info").
- */
 /* RAPID_INFO_* of the law's state (the ring holds it; none without). */
 static u32 rapid_info_law_flags(const struct rapid_ring *ring)
 {
@@ -2025,6 +2014,17 @@ static u32 rapid_info_law_flags(const struct rapid_ring *ring)
 	return f;
 }
 
+/*
+ * get_info (cc_info.h).  `ss -ti` gets struct tcp_bbr_info with what ss
+ * labels each field:
+ *   bbr_bw_lo/hi     r_avg of the next stream, bytes/s  (ss bw: in bit/s)
+ *   bbr_min_rtt      TCP's min RTT, us                  (ss mrtt: in ms)
+ *   bbr_cwnd_gain    cwnd / (r_avg * min_rtt), 1/256
+ *   bbr_pacing_gain  0 (streams chirp around r_avg: no one gain; omitted)
+ * getsockopt(TCP_CC_INFO) gets struct rapid_cc_info: r_avg, the last
+ * ABest, flags (RAPID_F_*, RAPID_INFO_*), m, phase and N
+ * (scripts/obs/cc_info.py, docs/rapid.md "get_info").
+ */
 static size_t rapid_get_info(struct sock *sk, u32 ext, int *attr,
 			     union tcp_cc_info *info)
 {
