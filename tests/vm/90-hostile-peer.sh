@@ -86,12 +86,22 @@ bounded() {
 }
 
 port=5800
-# high, with a second flow (no liar) running next to it on the same path
+# high, with a second flow (no liar) running next to it on the same path.
+# Competing is off for it: the lie's first-second burst leaves a standing
+# queue that can start the other flow competing, which then holds the
+# buffer against the lied-to flow (once in three clean-clone runs: 0.96
+# Mbit/s delivered; docs/reliability.md#hostile-peers, "Open").  That is
+# competing among RAPID flows, not the feedback guards this suite checks.
+compete_was=$(cat "$RAPID_P/compete")
+echo 0 >"$RAPID_P/compete"
 rapid_sink "$LAB_RCV" --port 5899
 rapid_send "$snd" "$LAB_RCV4:5899" 12 "$KEEP/other.jsonl" &
 other=$!
 lie high $((port += 1))
 wait $other
+echo "$compete_was" >"$RAPID_P/compete"
+kt_cmp "tcp_rapid's compete parameter is back to what it was ($compete_was)" \
+	"$(cat "$RAPID_P/compete")" "==" "$compete_was"
 bounded high
 kt_cmp "high: the sender stopped believing the receiver (fb_distrusted)" "$(delta high fb_distrusted)" ">=" 1
 summary "$KEEP/other.jsonl" >"$KT_TMP/other.res"
