@@ -212,6 +212,54 @@ static inline u64 rapid_sest_delivery_rate(const struct rapid_sest *e)
 }
 
 /*
+ * Did the path stretch the stream?  Its ACKs, over at least
+ * RAPID_SEST_STRETCH_PKTS packets, took more than 1 + 1/2^
+ * RAPID_SEST_STRETCH_SHIFT times the span the schedule sent them in (a
+ * burst TCP did not pace left faster than its schedule, which only
+ * understates the stretch).  Then rapid_sest_delivery_rate() is the rate
+ * the bottleneck gave the stream, not a lower bound the sender's own rate
+ * set: at most the capacity, at least the avail-bw.  Reverse-path noise
+ * can stretch a short stream, never shorten the ACKs' span below the
+ * bottleneck's spacing.
+ */
+#define RAPID_SEST_STRETCH_PKTS		4U
+#define RAPID_SEST_STRETCH_SHIFT	2
+static inline bool rapid_sest_stretched(const struct rapid_sest *e)
+{
+	u64 rcv_span, snd_span;
+
+	if (!e->pending || e->pend_pkt < e->first_pkt + RAPID_SEST_STRETCH_PKTS ||
+	    e->pend_rcv_ns < e->first_rcv_ns ||
+	    e->pend_snd_ns < e->first_snd_ns)
+		return false;
+	rcv_span = e->pend_rcv_ns - e->first_rcv_ns;
+	snd_span = e->pend_snd_ns - e->first_snd_ns;
+	return rcv_span > snd_span + (snd_span >> RAPID_SEST_STRETCH_SHIFT);
+}
+
+/*
+ * No estimate sets r_avg above RAPID_DR_GAIN times the highest rate the
+ * path delivered in the last RAPID_DR_WIN_RTTS round trips (dr_kbps), and
+ * in slow start and the refinement after it (ss) none above the highest
+ * rate the path gave a stream it stretched (lim_kbps, 0: none;
+ * rapid_sest_stretched()).  The gain is for streams the sender's own rate
+ * held below the path's; a stretched stream's rate is the path's, and
+ * four times it let a lone flow on a 10 Mbit/s, 20 ms path leave slow start
+ * at 38 Mbit/s and overflow a 60-packet buffer (docs/rapid-deviations.md#
+ * stretched-cap).  Returns B/s, 0 for no cap.
+ */
+#define RAPID_DR_GAIN		4ULL
+#define RAPID_DR_WIN_RTTS	8U
+static inline u64 rapid_estimate_cap(u32 dr_kbps, u32 lim_kbps, bool ss)
+{
+	u64 cap = rapid_kbps_to_rate(dr_kbps) * RAPID_DR_GAIN;
+
+	if (ss && lim_kbps && (!cap || rapid_kbps_to_rate(lim_kbps) < cap))
+		cap = rapid_kbps_to_rate(lim_kbps);
+	return cap;
+}
+
+/*
  * Did the stream leave as planned?  @sent packets, @span_ns between the
  * EDT departures of the first and the last one.  Late departures (cwnd,
  * TSQ, an application that wrote too little) stretch the span.

@@ -175,14 +175,6 @@ static_assert(RAPID_F_FQ == 0x01 && RAPID_F_INTERNAL == 0x02 &&
 #define RAPID_FB_LAPSE		8U
 /* Streams in a row whose feedback the own estimate contradicts: distrust. */
 #define RAPID_FB_DISTRUST	3U
-/*
- * No estimate sets r_avg above this times the highest rate the path
- * delivered (TCP's delivery-rate samples) in the last RAPID_DR_WIN_RTTS
- * round trips.
- */
-#define RAPID_DR_GAIN		4ULL
-#define RAPID_DR_WIN_RTTS	8U
-
 /* Smallest stream_slots the allocation falls back to. */
 #define RAPID_SLOTS_MIN		8U
 
@@ -269,6 +261,10 @@ struct rapid_ring {
 	struct minmax dr_max;		/* highest delivery rate, kbit/s, over the
 					 * last RAPID_DR_WIN_RTTS round trips
 					 * (time in us)
+					 */
+	struct minmax dr_lim;		/* ... of the streams the path stretched
+					 * (rapid_sest_stretched()), slow start
+					 * and the refinement only
 					 */
 	u32 sest_last_id;		/* the last completed stream with an own */
 	u32 sest_last_kbps;		/* estimate, and that estimate (bounded) */
@@ -741,13 +737,15 @@ static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest,
 	rapid_load_cfg(&cfg);
 	cfg.ss_r1_cap = ss_r1_cap;
 	/*
-	 * ss_r1_cap is RAPID_DR_GAIN times the delivery-rate maximum, which
-	 * every estimate is already cut to: RAPID_SS_EXIT_DR_MAX is no cap
+	 * Every estimate is already cut to RAPID_DR_GAIN times the
+	 * delivery-rate maximum (rapid_estimate_cap()): RAPID_SS_EXIT_DR_MAX
+	 * is no cap
 	 */
 	exit_dr = READ_ONCE(rapid_p_ss_exit_dr.val);
-	if (exit_dr < RAPID_SS_EXIT_DR_MAX)
-		cfg.ss_exit_cap = div_u64(div_u64(ss_r1_cap, RAPID_DR_GAIN) *
-					  exit_dr, 1000);
+	if (exit_dr < RAPID_SS_EXIT_DR_MAX && ca->ring)
+		cfg.ss_exit_cap =
+			div_u64(rapid_kbps_to_rate(minmax_get(&ca->ring->dr_max)) *
+				exit_dr, 1000);
 	if (ca->ring) {
 		ca->ring->abest_kbps = rapid_rate_to_kbps(abest);
 		cfg.queue_free = rapid_queue_free(ca->ring->qd_us,
@@ -808,6 +806,23 @@ static u64 rapid_estimate_value(struct sock *sk, u32 src, u32 rule,
 }
 
 /*
+ * The stretched streams' maximum (kbit/s), 0 once RAPID_DR_WIN_RTTS round
+ * trips passed without one: a restart of slow start long after must not
+ * inherit a path's old rate.
+ */
+static u32 rapid_dr_lim_kbps(const struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	const struct rapid *ca = inet_csk_ca(sk);
+	u32 win = max((tp->srtt_us >> 3) * RAPID_DR_WIN_RTTS, USEC_PER_MSEC);
+
+	if (!ca->ring ||
+	    (u32)tp->tcp_mstamp - ca->ring->dr_lim.s[0].t > win)
+		return 0;
+	return minmax_get(&ca->ring->dr_lim);
+}
+
+/*
  * Hand an estimate of stream id to the controller: its value (abest, from
  * rapid_estimate_value() of the raw ABest raw), less the standing-queue
  * drain in steady state.  Returns true when the controller got an ABest.
@@ -831,11 +846,16 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 	 * refinement after slow start (ss_refine) takes the rate on from the
 	 * exit.  A lying receiver gets no further, and neither do
 	 * ACK-compressed "no trend" estimates of the sender's own.  The
-	 * measurements: docs/rapid-deviations.md#delivery-rate-cap.
+	 * measurements: docs/rapid-deviations.md#delivery-rate-cap.  In slow
+	 * start and the refinement a stream the path stretched caps them at
+	 * its own delivery rate, once (rapid_estimate_cap(),
+	 * docs/rapid-deviations.md#stretched-cap).
 	 */
 	if (ca->ring)
-		dr = rapid_kbps_to_rate(minmax_get(&ca->ring->dr_max)) *
-		     RAPID_DR_GAIN;
+		dr = rapid_estimate_cap(minmax_get(&ca->ring->dr_max),
+					rapid_dr_lim_kbps(sk),
+					ca->ctl.phase == RAPID_PHASE_SS ||
+					ca->ctl.refine);
 	if (dr && abest > dr) {
 		rapid_count(RAPID_ST_DR_CAPPED);
 		abest = dr;
@@ -1175,18 +1195,25 @@ static void rapid_complete_stream(struct sock *sk, u32 id,
 	rapid_apply_sest(sk, id, rec);
 }
 
-/* A delivery rate (B/s) for the maximum of the last round trips. */
-static void rapid_push_dr(struct sock *sk, u64 rate)
+/* A delivery rate (B/s) for the maximum (m) of the last round trips. */
+static void rapid_push_dr_to(struct sock *sk, struct minmax *m, u64 rate)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
-	struct rapid *ca = inet_csk_ca(sk);
 	u32 win;
 
-	if (!ca->ring || !rate)
+	if (!rate)
 		return;
 	win = (tp->srtt_us >> 3) * RAPID_DR_WIN_RTTS;
-	minmax_running_max(&ca->ring->dr_max, max(win, USEC_PER_MSEC),
-			   (u32)tp->tcp_mstamp, rapid_rate_to_kbps(rate));
+	minmax_running_max(m, max(win, USEC_PER_MSEC), (u32)tp->tcp_mstamp,
+			   rapid_rate_to_kbps(rate));
+}
+
+static void rapid_push_dr(struct sock *sk, u64 rate)
+{
+	struct rapid *ca = inet_csk_ca(sk);
+
+	if (ca->ring)
+		rapid_push_dr_to(sk, &ca->ring->dr_max, rate);
 }
 
 /* Track the highest delivery rate of the last round trips (kbit/s). */
@@ -1216,8 +1243,13 @@ static void rapid_close_sest(struct sock *sk, struct rapid_sest *e,
 	 * the estimates there and in the refinement that follows
 	 * (rapid_on_estimate()).
 	 */
-	if (ca->ctl.phase == RAPID_PHASE_SS || ca->ctl.refine)
-		rapid_push_dr(sk, rapid_sest_delivery_rate(e));
+	if (ca->ctl.phase == RAPID_PHASE_SS || ca->ctl.refine) {
+		u64 dr = rapid_sest_delivery_rate(e);
+
+		rapid_push_dr(sk, dr);
+		if (rapid_sest_stretched(e))
+			rapid_push_dr_to(sk, &ca->ring->dr_lim, dr);
+	}
 	if (!rapid_sest_as_planned(e, rec->sent, rec->t_last_ns - rec->t_first_ns)) {
 		rapid_count(RAPID_ST_SEST_LATE);
 		e->id = 0;

@@ -170,7 +170,7 @@ struct rapid {
 	/* the ring */
 	struct rapid_sest est;
 	uint32_t win_rtt_us, qd_us;
-	struct minmax dr_max;
+	struct minmax dr_max, dr_lim;
 	uint16_t head, tail, judge, mask;
 	struct rapid_abest_hist hist;
 	struct rapid_law law;
@@ -270,9 +270,9 @@ static void on_abest(struct flow *f, uint32_t id, u64 abest, u64 ss_r1_cap)
 
 	cfg_load(&cfg);
 	cfg.ss_r1_cap = ss_r1_cap;
-	/* ss_r1_cap is RAPID_DR_GAIN (4) times the delivery-rate maximum */
 	if (rapid_p.ss_exit_dr < RAPID_SS_EXIT_DR_MAX)
-		cfg.ss_exit_cap = ss_r1_cap / 4 * rapid_p.ss_exit_dr / 1000;
+		cfg.ss_exit_cap = rapid_kbps_to_rate(ca->dr_max.s[0].v) *
+				  rapid_p.ss_exit_dr / 1000;
 	cfg.queue_free = rapid_queue_free(ca->qd_us, flow_min_rtt_us(f));
 	rapid_ctl_on_abest_law(&ca->ctl, &cfg, &ca->hist, &ca->law, id, abest,
 			       SIM_MSS, flow_srtt_us(f), now_us());
@@ -306,7 +306,12 @@ static u64 estimate_value(struct flow *f, uint32_t rule, u64 abest,
 static void on_estimate(struct flow *f, uint32_t id, u64 abest)
 {
 	struct rapid *ca = f->ca;
-	u64 dr = rapid_kbps_to_rate(ca->dr_max.s[0].v) * 4ULL; /* RAPID_DR_GAIN */
+	uint32_t win = flow_srtt_us(f) * RAPID_DR_WIN_RTTS;
+	uint32_t lim = now_us() - ca->dr_lim.s[0].t > (win > 1000 ? win : 1000) ?
+		       0 : ca->dr_lim.s[0].v;	/* rapid_dr_lim_kbps() */
+	u64 dr = rapid_estimate_cap(ca->dr_max.s[0].v, lim,
+				    ca->ctl.phase == RAPID_PHASE_SS ||
+				    ca->ctl.refine);
 
 	if (dr && abest > dr)
 		abest = dr;
@@ -396,16 +401,21 @@ static void stream_done(struct flow *f, uint32_t id, struct rstream *rec)
 	on_estimate(f, id, value);
 }
 
-/* rapid_push_dr() */
-static void dr_push(struct flow *f, u64 rate)
+/* rapid_push_dr_to() */
+static void dr_push_to(struct flow *f, struct minmax *m, u64 rate)
 {
-	struct rapid *ca = f->ca;
-	uint32_t win = flow_srtt_us(f) * 8U;	/* RAPID_DR_WIN_RTTS */
+	uint32_t win = flow_srtt_us(f) * RAPID_DR_WIN_RTTS;
 
 	if (!rate)
 		return;
-	minmax_running_max(&ca->dr_max, win > 1000 ? win : 1000, now_us(),
+	minmax_running_max(m, win > 1000 ? win : 1000, now_us(),
 			   rapid_rate_to_kbps(rate));
+}
+
+/* rapid_push_dr() */
+static void dr_push(struct flow *f, u64 rate)
+{
+	dr_push_to(f, &((struct rapid *)f->ca)->dr_max, rate);
 }
 
 /* rapid_close_sest() */
@@ -416,8 +426,13 @@ static void sest_close(struct flow *f, struct rapid_sest *e, struct rstream *rec
 	struct rapid_pc_result res;
 	u64 abest;
 
-	if (ca->ctl.phase == RAPID_PHASE_SS || ca->ctl.refine)
-		dr_push(f, rapid_sest_delivery_rate(e));
+	if (ca->ctl.phase == RAPID_PHASE_SS || ca->ctl.refine) {
+		u64 dr = rapid_sest_delivery_rate(e);
+
+		dr_push(f, dr);
+		if (rapid_sest_stretched(e))
+			dr_push_to(f, &ca->dr_lim, dr);
+	}
 	if (!rapid_sest_as_planned(e, rec->sent, (u64)(rec->t_last - rec->t_first))) {
 		e->id = 0;
 		rec->est = EST_LATE;

@@ -367,18 +367,26 @@ static void test_disagree(void)
 	tap_ok(!rapid_fb_disagrees(6, 2), "disagree: small values, exactly 3x");
 }
 
+/* Feed s's ACKs (every `every` packets, and the last) to a new record. */
+static void sim_feed(struct rapid_sest *e, struct sim *s,
+		     const struct rapid_schedule *sch, int every, int compress)
+{
+	int i;
+
+	rapid_sest_begin(e, 9, sch, MSS);
+	for (i = 0; i < s->k; i++)
+		if ((i + 1) % every == 0 || i == s->k - 1)
+			rapid_sest_ack(e, i + 1, 1000000000ULL + REV_DELAY_NS +
+				       (compress ? 0 : (u64)llround(s->rcv[i])));
+}
+
 /* Delivery rate of the ACKs so far (rapid_sest_delivery_rate()). */
 static u64 sim_delivery_rate(struct sim *s, const struct rapid_schedule *sch,
 			     int every, int compress)
 {
 	struct rapid_sest e;
-	int i;
 
-	rapid_sest_begin(&e, 9, sch, MSS);
-	for (i = 0; i < s->k; i++)
-		if ((i + 1) % every == 0 || i == s->k - 1)
-			rapid_sest_ack(&e, i + 1, 1000000000ULL + REV_DELAY_NS +
-				       (compress ? 0 : (u64)llround(s->rcv[i])));
+	sim_feed(&e, s, sch, every, compress);
 	return rapid_sest_delivery_rate(&e);
 }
 
@@ -433,6 +441,81 @@ static void test_delivery_rate(void)
 	rapid_sest_params(&p, 0);
 	rapid_sest_finish(&e, &p, &res);
 	tap_eq(rapid_sest_delivery_rate(&e), 0, "sest: after finish: none (read it before)");
+}
+
+/* Was the stream stretched (rapid_sest_stretched()), from s's arrivals? */
+static bool sim_stretched(struct sim *s, const struct rapid_schedule *sch,
+			  int every, u64 *dr)
+{
+	struct rapid_sest e;
+
+	sim_feed(&e, s, sch, every, 0);
+	*dr = rapid_sest_delivery_rate(&e);
+	return rapid_sest_stretched(&e);
+}
+
+/*
+ * Streams the path stretched, and the estimate cap in slow start
+ * (rapid_sest_stretched(), rapid_estimate_cap()).
+ */
+static void test_stretched(void)
+{
+	struct rapid_schedule sch;
+	struct rapid_sest e;
+	struct sim s;
+	double c = 10e6 / 8;
+	bool st;
+	u64 dr;
+	int every;
+
+	/* slow start's stream far above a 10 Mbit/s bottleneck: stretched */
+	rapid_schedule_init(&sch, 4000000, 16, 2000);
+	sim_send(&s, &sch, 16);
+	sim_bottleneck(&s, c);
+	for (every = 1; every <= 2; every++) {
+		tap_ok(sim_stretched(&s, &sch, every, &dr),
+		       "stretch: slow start's stream (r_1 %.1f Mbit/s, m = 2) through 10 Mbit/s, ACK every %d: stretched",
+		       rapid_rate_from_fp(sch.r1_fp) * 8 / 1e6, every);
+		tap_near((double)dr / c, 1.0, 0.1,
+			 "stretch: ... its delivery rate is the bottleneck's (%.2f Mbit/s)",
+			 dr * 8 / 1e6);
+	}
+	/* the same stream below a 1 Gbit/s bottleneck: not stretched */
+	sim_bottleneck(&s, 1e9 / 8);
+	tap_ok(!sim_stretched(&s, &sch, 1, &dr),
+	       "stretch: the same stream through 1 Gbit/s: not stretched");
+	/* a steady-state stream at 60% of the bottleneck: not stretched */
+	rapid_schedule_init(&sch, 700000, 30, 1070);
+	sim_send(&s, &sch, 30);
+	sim_bottleneck(&s, c);
+	st = sim_stretched(&s, &sch, 2, &dr);
+	tap_ok(!st, "stretch: a chirp averaging %.1f Mbit/s (top %.1f) through 10 Mbit/s: not stretched",
+	       dr * 8 / 1e6, rapid_schedule_top(&sch) * 8 / 1e6);
+	/* too few packets, no ACK, a clock going backwards: never */
+	rapid_sest_begin(&e, 3, &sch, MSS);
+	tap_ok(!rapid_sest_stretched(&e), "stretch: no ACK: not stretched");
+	rapid_sest_ack(&e, 2, 5000000);
+	rapid_sest_ack(&e, 4, 9000000);
+	tap_ok(!rapid_sest_stretched(&e),
+	       "stretch: fewer than %u packets between boundaries: not stretched",
+	       RAPID_SEST_STRETCH_PKTS);
+	rapid_sest_ack(&e, 8, 4000000);
+	tap_ok(!rapid_sest_stretched(&e), "stretch: an ACK clock going backwards: not stretched");
+
+	/* the cap: 4x the delivery maximum; in slow start the stretched rate */
+	tap_eq(rapid_estimate_cap(10000, 0, true), rapid_kbps_to_rate(10000) * 4,
+	       "cap: no stretched stream: RAPID_DR_GAIN x the delivery maximum");
+	tap_eq(rapid_estimate_cap(10000, 9600, true), rapid_kbps_to_rate(9600),
+	       "cap: slow start with a stretched stream at 9.6 Mbit/s: 9.6 Mbit/s (was 40)");
+	tap_eq(rapid_estimate_cap(10000, 9600, false), rapid_kbps_to_rate(10000) * 4,
+	       "cap: steady state: the stretched rate does not cap");
+	tap_eq(rapid_estimate_cap(2000, 9600, true), rapid_kbps_to_rate(2000) * 4,
+	       "cap: the lower of the two (4 x 2 Mbit/s below 9.6)");
+	tap_eq(rapid_estimate_cap(0, 0, true), 0, "cap: nothing delivered yet: no cap");
+	tap_eq(rapid_estimate_cap(0, 5000, true), rapid_kbps_to_rate(5000),
+	       "cap: only a stretched stream: its rate");
+	tap_eq(rapid_estimate_cap(~0U, ~0U, true), rapid_kbps_to_rate(~0U),
+	       "cap: the largest kbit/s values: no overflow");
 }
 
 /*
@@ -524,6 +607,7 @@ int main(void)
 	test_rules();
 	test_edges();
 	test_delivery_rate();
+	test_stretched();
 	test_cross();
 	return tap_done();
 }
