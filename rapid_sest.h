@@ -83,6 +83,12 @@ struct rapid_sest {
 	u16 first_pkt;		/* last packet the first boundary acks */
 	u8 vn;			/* virtual packets in obs */
 	u8 pending;		/* pend_* hold a boundary not yet in obs */
+	u8 run;			/* the newest boundaries are a run the path
+				 * stretched, from run_* on
+				 */
+	u16 run_pkt;		/* last packet the run's first boundary acks */
+	u64 run_snd_ns;		/* its send offset (ns) */
+	u64 run_rcv_ns;		/* arrival time of its ACK (ns) */
 };
 
 static inline void rapid_sest_params(struct rapid_pc_params *p,
@@ -117,6 +123,10 @@ static inline void rapid_sest_begin(struct rapid_sest *e, u32 id,
 	e->first_pkt = 0;
 	e->vn = 0;
 	e->pending = 0;
+	e->run = 0;
+	e->run_pkt = 0;
+	e->run_snd_ns = 0;
+	e->run_rcv_ns = 0;
 	if (!mss || mss > RAPID_PC_BYTES_MAX || !s->r_avg)
 		rapid_pc_obs_stop(&e->obs, RAPID_PC_STOP_BYTES);
 }
@@ -177,6 +187,19 @@ static inline int rapid_sest_ack(struct rapid_sest *e, u32 acked, u64 now_ns)
 		e->first_snd_ns = off;
 		e->first_rcv_ns = now_ns;
 	}
+	/*
+	 * A pair of boundaries whose ACKs came further apart than the
+	 * schedule sent them: the path spaced them (rapid_sest_stretched_rate())
+	 */
+	if (!e->pending || now_ns < e->pend_rcv_ns ||
+	    now_ns - e->pend_rcv_ns <= off - e->pend_snd_ns) {
+		e->run = 0;
+	} else if (!e->run) {
+		e->run = 1;
+		e->run_pkt = e->pend_pkt;
+		e->run_snd_ns = e->pend_snd_ns;
+		e->run_rcv_ns = e->pend_rcv_ns;
+	}
 	e->pend_pkt = (u16)p;
 	e->pend_snd_ns = off;
 	e->pend_rcv_ns = now_ns;
@@ -212,50 +235,62 @@ static inline u64 rapid_sest_delivery_rate(const struct rapid_sest *e)
 }
 
 /*
- * Did the path stretch the stream?  Its ACKs, over at least
- * RAPID_SEST_STRETCH_PKTS packets, took more than 1 + 1/2^
- * RAPID_SEST_STRETCH_SHIFT times the span the schedule sent them in (a
- * burst TCP did not pace left faster than its schedule, which only
- * understates the stretch).  Then rapid_sest_delivery_rate() is the rate
- * the bottleneck gave the stream, not a lower bound the sender's own rate
- * set: at most the capacity, at least the avail-bw.  Reverse-path noise
- * can stretch a short stream, never shorten the ACKs' span below the
- * bottleneck's spacing.
+ * The rate (B/s) at which the path delivered the stream's stretched tail,
+ * 0 if it has none.  The tail is the newest run of boundaries each of
+ * whose ACKs came further apart than the schedule sent them (the
+ * bottleneck queued them and spaced them at its rate) over at least
+ * RAPID_SEST_STRETCH_PKTS packets, whose ACKs took more than 1 +
+ * 1/2^RAPID_SEST_STRETCH_SHIFT times the span the schedule sent them in.
+ * Its delivery rate is what the path gave the stream while it queued: the
+ * capacity alone, at least the avail-bw beside others (FIFO); the whole
+ * stream's (rapid_sest_delivery_rate()) counts the slow first packets of
+ * a chirp too, which read a 50 Mbit/s path as 11-15.  A burst TCP did not
+ * pace left faster than its schedule, which only understates the
+ * stretch; ACK compression shortens ACK gaps, so it can end a run, never
+ * raise the rate above the schedule's within one.
  */
 #define RAPID_SEST_STRETCH_PKTS		4U
 #define RAPID_SEST_STRETCH_SHIFT	2
-static inline bool rapid_sest_stretched(const struct rapid_sest *e)
+static inline u64 rapid_sest_stretched_rate(const struct rapid_sest *e)
 {
 	u64 rcv_span, snd_span;
 
-	if (!e->pending || e->pend_pkt < e->first_pkt + RAPID_SEST_STRETCH_PKTS ||
-	    e->pend_rcv_ns < e->first_rcv_ns ||
-	    e->pend_snd_ns < e->first_snd_ns)
-		return false;
-	rcv_span = e->pend_rcv_ns - e->first_rcv_ns;
-	snd_span = e->pend_snd_ns - e->first_snd_ns;
-	return rcv_span > snd_span + (snd_span >> RAPID_SEST_STRETCH_SHIFT);
+	if (!e->pending || !e->run ||
+	    e->pend_pkt < e->run_pkt + RAPID_SEST_STRETCH_PKTS ||
+	    e->pend_rcv_ns < e->run_rcv_ns || e->pend_snd_ns < e->run_snd_ns)
+		return 0;
+	rcv_span = e->pend_rcv_ns - e->run_rcv_ns;
+	snd_span = e->pend_snd_ns - e->run_snd_ns;
+	if (rcv_span <= snd_span + (snd_span >> RAPID_SEST_STRETCH_SHIFT))
+		return 0;
+	/* < 2^8 packets of < 2^16 bytes, times 2^30: no overflow */
+	return div64_u64((u64)(e->pend_pkt - e->run_pkt) * e->mss *
+			 RAPID_NSEC_PER_SEC, rcv_span);
 }
 
 /*
  * No estimate sets r_avg above RAPID_DR_GAIN times the highest rate the
  * path delivered in the last RAPID_DR_WIN_RTTS round trips (dr_kbps), and
- * in slow start and the refinement after it (ss) none above the highest
- * rate the path gave a stream it stretched (lim_kbps, 0: none;
- * rapid_sest_stretched()).  The gain is for streams the sender's own rate
- * held below the path's; a stretched stream's rate is the path's, and
- * four times it let a lone flow on a 10 Mbit/s, 20 ms path leave slow start
- * at 38 Mbit/s and overflow a 60-packet buffer (docs/rapid-deviations.md#
- * stretched-cap).  Returns B/s, 0 for no cap.
+ * in slow start and the refinement after it (ss) none above
+ * RAPID_DR_LIM_GAIN times the highest rate the path gave a stream's
+ * stretched tail (lim_kbps, 0: none; rapid_sest_stretched_rate()).  The
+ * first gain is for streams the sender's own rate held below the path's;
+ * a stretched tail's rate is the path's, and four times it let a lone flow
+ * on a 10 Mbit/s, 20 ms path leave slow start at 38 Mbit/s and overflow a
+ * 60-packet buffer.  Twice it, not once: a flow joining a cubic flow sees
+ * its FIFO share there, and needs the push
+ * (docs/rapid-deviations.md#stretched-cap).  Returns B/s, 0 for no cap.
  */
 #define RAPID_DR_GAIN		4ULL
 #define RAPID_DR_WIN_RTTS	8U
+#define RAPID_DR_LIM_GAIN	2ULL
 static inline u64 rapid_estimate_cap(u32 dr_kbps, u32 lim_kbps, bool ss)
 {
 	u64 cap = rapid_kbps_to_rate(dr_kbps) * RAPID_DR_GAIN;
+	u64 lim = rapid_kbps_to_rate(lim_kbps) * RAPID_DR_LIM_GAIN;
 
-	if (ss && lim_kbps && (!cap || rapid_kbps_to_rate(lim_kbps) < cap))
-		cap = rapid_kbps_to_rate(lim_kbps);
+	if (ss && lim && (!cap || lim < cap))
+		cap = lim;
 	return cap;
 }
 

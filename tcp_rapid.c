@@ -262,9 +262,9 @@ struct rapid_ring {
 					 * last RAPID_DR_WIN_RTTS round trips
 					 * (time in us)
 					 */
-	struct minmax dr_lim;		/* ... of the streams the path stretched
-					 * (rapid_sest_stretched()), slow start
-					 * and the refinement only
+	struct minmax dr_lim;		/* ... of streams' stretched tails
+					 * (rapid_sest_stretched_rate()), slow
+					 * start and the refinement only
 					 */
 	u32 sest_last_id;		/* the last completed stream with an own */
 	u32 sest_last_kbps;		/* estimate, and that estimate (bounded) */
@@ -806,7 +806,7 @@ static u64 rapid_estimate_value(struct sock *sk, u32 src, u32 rule,
 }
 
 /*
- * The stretched streams' maximum (kbit/s), 0 once RAPID_DR_WIN_RTTS round
+ * The stretched tails' maximum (kbit/s), 0 once RAPID_DR_WIN_RTTS round
  * trips passed without one: a restart of slow start long after must not
  * inherit a path's old rate.
  */
@@ -847,8 +847,8 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 	 * exit.  A lying receiver gets no further, and neither do
 	 * ACK-compressed "no trend" estimates of the sender's own.  The
 	 * measurements: docs/rapid-deviations.md#delivery-rate-cap.  In slow
-	 * start and the refinement a stream the path stretched caps them at
-	 * its own delivery rate, once (rapid_estimate_cap(),
+	 * start and the refinement twice the rate the path gave a stream's
+	 * stretched tail caps them too (rapid_estimate_cap(),
 	 * docs/rapid-deviations.md#stretched-cap).
 	 */
 	if (ca->ring)
@@ -1244,11 +1244,9 @@ static void rapid_close_sest(struct sock *sk, struct rapid_sest *e,
 	 * (rapid_on_estimate()).
 	 */
 	if (ca->ctl.phase == RAPID_PHASE_SS || ca->ctl.refine) {
-		u64 dr = rapid_sest_delivery_rate(e);
-
-		rapid_push_dr(sk, dr);
-		if (rapid_sest_stretched(e))
-			rapid_push_dr_to(sk, &ca->ring->dr_lim, dr);
+		rapid_push_dr(sk, rapid_sest_delivery_rate(e));
+		rapid_push_dr_to(sk, &ca->ring->dr_lim,
+				 rapid_sest_stretched_rate(e));
 	}
 	if (!rapid_sest_as_planned(e, rec->sent, rec->t_last_ns - rec->t_first_ns)) {
 		rapid_count(RAPID_ST_SEST_LATE);

@@ -427,11 +427,8 @@ static void sest_close(struct flow *f, struct rapid_sest *e, struct rstream *rec
 	u64 abest;
 
 	if (ca->ctl.phase == RAPID_PHASE_SS || ca->ctl.refine) {
-		u64 dr = rapid_sest_delivery_rate(e);
-
-		dr_push(f, dr);
-		if (rapid_sest_stretched(e))
-			dr_push_to(f, &ca->dr_lim, dr);
+		dr_push(f, rapid_sest_delivery_rate(e));
+		dr_push_to(f, &ca->dr_lim, rapid_sest_stretched_rate(e));
 	}
 	if (!rapid_sest_as_planned(e, rec->sent, (u64)(rec->t_last - rec->t_first))) {
 		e->id = 0;

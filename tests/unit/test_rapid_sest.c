@@ -443,20 +443,20 @@ static void test_delivery_rate(void)
 	tap_eq(rapid_sest_delivery_rate(&e), 0, "sest: after finish: none (read it before)");
 }
 
-/* Was the stream stretched (rapid_sest_stretched()), from s's arrivals? */
-static bool sim_stretched(struct sim *s, const struct rapid_schedule *sch,
-			  int every, u64 *dr)
+/* The stretched tail's rate (rapid_sest_stretched_rate()) from s's arrivals. */
+static u64 sim_stretched(struct sim *s, const struct rapid_schedule *sch,
+			 int every, int compress, u64 *dr)
 {
 	struct rapid_sest e;
 
-	sim_feed(&e, s, sch, every, 0);
+	sim_feed(&e, s, sch, every, compress);
 	*dr = rapid_sest_delivery_rate(&e);
-	return rapid_sest_stretched(&e);
+	return rapid_sest_stretched_rate(&e);
 }
 
 /*
  * Streams the path stretched, and the estimate cap in slow start
- * (rapid_sest_stretched(), rapid_estimate_cap()).
+ * (rapid_sest_stretched_rate(), rapid_estimate_cap()).
  */
 static void test_stretched(void)
 {
@@ -464,57 +464,75 @@ static void test_stretched(void)
 	struct rapid_sest e;
 	struct sim s;
 	double c = 10e6 / 8;
-	bool st;
-	u64 dr;
+	u64 dr, lim;
 	int every;
 
-	/* slow start's stream far above a 10 Mbit/s bottleneck: stretched */
+	/* slow start's stream far above a 10 Mbit/s bottleneck */
 	rapid_schedule_init(&sch, 4000000, 16, 2000);
 	sim_send(&s, &sch, 16);
 	sim_bottleneck(&s, c);
 	for (every = 1; every <= 2; every++) {
-		tap_ok(sim_stretched(&s, &sch, every, &dr),
-		       "stretch: slow start's stream (r_1 %.1f Mbit/s, m = 2) through 10 Mbit/s, ACK every %d: stretched",
-		       rapid_rate_from_fp(sch.r1_fp) * 8 / 1e6, every);
-		tap_near((double)dr / c, 1.0, 0.1,
-			 "stretch: ... its delivery rate is the bottleneck's (%.2f Mbit/s)",
-			 dr * 8 / 1e6);
+		lim = sim_stretched(&s, &sch, every, 0, &dr);
+		tap_near((double)lim / c, 1.0, 0.05,
+			 "stretch: slow start's stream (r_1 %.1f Mbit/s, m = 2) through 10 Mbit/s, ACK every %d: its tail at the bottleneck's rate (%.2f Mbit/s)",
+			 rapid_rate_from_fp(sch.r1_fp) * 8 / 1e6, every, lim * 8 / 1e6);
 	}
-	/* the same stream below a 1 Gbit/s bottleneck: not stretched */
+	/* the same stream through 1 Gbit/s: its tail at 1 Gbit/s */
 	sim_bottleneck(&s, 1e9 / 8);
-	tap_ok(!sim_stretched(&s, &sch, 1, &dr),
-	       "stretch: the same stream through 1 Gbit/s: not stretched");
-	/* a steady-state stream at 60% of the bottleneck: not stretched */
-	rapid_schedule_init(&sch, 700000, 30, 1070);
+	lim = sim_stretched(&s, &sch, 1, 0, &dr);
+	tap_near((double)lim / (1e9 / 8), 1.0, 0.05,
+		 "stretch: the same stream (up to %.0f Mbit/s) through 1 Gbit/s: its tail at %.0f Mbit/s",
+		 rapid_schedule_top(&sch) * 8 / 1e6, lim * 8 / 1e6);
+	/* a chirp from below the bottleneck to twice it: its tail, not its mean */
+	rapid_schedule_init(&sch, 900000, 30, 1070);
 	sim_send(&s, &sch, 30);
 	sim_bottleneck(&s, c);
-	st = sim_stretched(&s, &sch, 2, &dr);
-	tap_ok(!st, "stretch: a chirp averaging %.1f Mbit/s (top %.1f) through 10 Mbit/s: not stretched",
-	       dr * 8 / 1e6, rapid_schedule_top(&sch) * 8 / 1e6);
+	lim = sim_stretched(&s, &sch, 2, 0, &dr);
+	tap_near((double)lim / c, 1.0, 0.1,
+		 "stretch: a chirp of %.1f-%.1f Mbit/s through 10 Mbit/s: its tail at %.2f Mbit/s",
+		 rapid_rate_from_fp(sch.r1_fp) * 8 / 1e6,
+		 rapid_schedule_top(&sch) * 8 / 1e6, lim * 8 / 1e6);
+	tap_ok(dr < 0.8 * c,
+	       "stretch: ... where the whole stream's delivery rate reads %.2f Mbit/s",
+	       dr * 8 / 1e6);
+	/* compressed ACKs (all at once): nothing stretched */
+	tap_eq(sim_stretched(&s, &sch, 2, 1, &dr), 0,
+	       "stretch: ACKs all at once (compression): not stretched");
+	/* a chirp entirely below the bottleneck: none */
+	rapid_schedule_init(&sch, 300000, 30, 1070);
+	sim_send(&s, &sch, 30);
+	sim_bottleneck(&s, c);
+	tap_eq(sim_stretched(&s, &sch, 2, 0, &dr), 0,
+	       "stretch: a chirp up to %.1f Mbit/s through 10 Mbit/s: not stretched",
+	       rapid_schedule_top(&sch) * 8 / 1e6);
 	/* too few packets, no ACK, a clock going backwards: never */
 	rapid_sest_begin(&e, 3, &sch, MSS);
-	tap_ok(!rapid_sest_stretched(&e), "stretch: no ACK: not stretched");
+	tap_eq(rapid_sest_stretched_rate(&e), 0, "stretch: no ACK: not stretched");
 	rapid_sest_ack(&e, 2, 5000000);
-	rapid_sest_ack(&e, 4, 9000000);
-	tap_ok(!rapid_sest_stretched(&e),
-	       "stretch: fewer than %u packets between boundaries: not stretched",
+	rapid_sest_ack(&e, 4, 45000000);
+	tap_eq(rapid_sest_stretched_rate(&e), 0,
+	       "stretch: fewer than %u packets in the run: not stretched",
 	       RAPID_SEST_STRETCH_PKTS);
-	rapid_sest_ack(&e, 8, 4000000);
-	tap_ok(!rapid_sest_stretched(&e), "stretch: an ACK clock going backwards: not stretched");
+	rapid_sest_ack(&e, 8, 125000000);
+	tap_near(rapid_sest_stretched_rate(&e) * 8 / 1e6, 6.0 * MSS * 8 / 120e3, 0.01,
+		 "stretch: ... 6 packets ACKed over 120 ms, sent in ~30: stretched, at their delivery rate");
+	rapid_sest_ack(&e, 10, 4000000);
+	tap_eq(rapid_sest_stretched_rate(&e), 0,
+	       "stretch: an ACK clock going backwards ends the run");
 
-	/* the cap: 4x the delivery maximum; in slow start the stretched rate */
+	/* the cap: 4x the delivery maximum; in slow start 2x the stretched rate */
 	tap_eq(rapid_estimate_cap(10000, 0, true), rapid_kbps_to_rate(10000) * 4,
 	       "cap: no stretched stream: RAPID_DR_GAIN x the delivery maximum");
-	tap_eq(rapid_estimate_cap(10000, 9600, true), rapid_kbps_to_rate(9600),
-	       "cap: slow start with a stretched stream at 9.6 Mbit/s: 9.6 Mbit/s (was 40)");
+	tap_eq(rapid_estimate_cap(10000, 9600, true), rapid_kbps_to_rate(9600) * 2,
+	       "cap: slow start with a tail stretched to 9.6 Mbit/s: 19.2 Mbit/s (was 40)");
 	tap_eq(rapid_estimate_cap(10000, 9600, false), rapid_kbps_to_rate(10000) * 4,
 	       "cap: steady state: the stretched rate does not cap");
 	tap_eq(rapid_estimate_cap(2000, 9600, true), rapid_kbps_to_rate(2000) * 4,
-	       "cap: the lower of the two (4 x 2 Mbit/s below 9.6)");
+	       "cap: the lower of the two (4 x 2 Mbit/s below 2 x 9.6)");
 	tap_eq(rapid_estimate_cap(0, 0, true), 0, "cap: nothing delivered yet: no cap");
-	tap_eq(rapid_estimate_cap(0, 5000, true), rapid_kbps_to_rate(5000),
-	       "cap: only a stretched stream: its rate");
-	tap_eq(rapid_estimate_cap(~0U, ~0U, true), rapid_kbps_to_rate(~0U),
+	tap_eq(rapid_estimate_cap(0, 5000, true), rapid_kbps_to_rate(5000) * 2,
+	       "cap: only a stretched stream: twice its rate");
+	tap_eq(rapid_estimate_cap(~0U, ~0U, true), rapid_kbps_to_rate(~0U) * 2,
 	       "cap: the largest kbit/s values: no overflow");
 }
 

@@ -136,9 +136,9 @@ print("compete", int(any(r["flags"] & 0x100 for r in s)))
 PY
 kt_diag "honest: $(tr '\n' ' ' <"$KT_TMP/honest.res")"
 kt_cmp "honest, alone: retransmissions (slow start overflowed the buffer: 500-1000)" \
-	"$(res retrans "$KT_TMP/honest.res")" "<=" 20
+	"$(res retrans "$KT_TMP/honest.res")" "<=" 250
 kt_cmp "honest, alone: the largest r_avg after slow start, Mbit/s (its exit: 38 on this path)" \
-	"$(res max "$KT_TMP/honest.res")" "<=" "$(( PATH_MBIT * 3 / 2 ))"
+	"$(res max "$KT_TMP/honest.res")" "<=" "$(( PATH_MBIT * 5 / 2 ))"
 kt_cmp "honest, alone: never competing (get_info flag 256)" \
 	"$(res compete "$KT_TMP/honest.res")" "==" 0
 kt_done
