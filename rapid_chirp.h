@@ -130,8 +130,9 @@
  * Slow start's exit rate is at most RAPID_DEF_SS_EXIT_DR / 1000 times the
  * highest delivery rate of the last round trips (cfg->ss_exit_cap, set by
  * the caller; ours, docs/rapid-deviations.md#exit-cap).  The exit is
- * usually the estimate cap itself (4 times that maximum: a stream's
- * estimate above it is cut to it and so ends slow start), which on a
+ * usually the estimate cap itself (4 times that maximum, or twice a
+ * stretched tail's rate, rapid_estimate_cap(): a stream's estimate above
+ * it is cut to it and so ends slow start), which on a
  * loaded link is up to four times what is free: a flow joining eleven
  * others at 50 Mbit/s left slow start at 16-32 Mbit/s with ~5 free and
  * overflowed the buffer before its first steady-state estimate came back.
