@@ -6,7 +6,8 @@ with the ASan+UBSan build of the engine (build/unit/sim, `make
 unit-build`), checked against what a working dumbbell must show: a
 loss-based flow fills a drop-tail buffer and the link, packets are
 conserved between senders, queue and receivers, RAPID alone finds the
-link without a standing queue, a CBR step is re-acquired, same seed gives
+link without a standing queue (also on a slow path with a deep buffer,
+without overflowing it at the start), a CBR step is re-acquired, same seed gives
 the same run, PERT alone keeps a small queue and ICC and HighSpeed fill
 the link (pert_math.h, icc_math.h as the modules drive them), their module
 parameters are taken and act, and what the engine cannot model is
@@ -131,6 +132,22 @@ T.check("rapid alone: the module parameter set is the one seen",
         f"{m.get('modparams_seen')}")
 T.check("reno in the same plan: same-run ratio computed (q95 rapid/reno < 1)",
         (m.get("q95_ratio_vs_reno") or 9) < 1, f"{m.get('q95_ratio_vs_reno')}")
+
+# 4b. RAPID alone on a slow path with a deep buffer (the lab's smallpath:
+#     10 Mbit/s, 20 ms, 60 packets): slow start's first bursts fill the
+#     link, and an exit at 4x what they delivered overflowed the buffer
+#     (798 drops and q95 60 here before the stretched cap,
+#     docs/rapid-deviations.md#stretched-cap; 61 and 16 after).
+rc, r, err, _ = run("rapidsmall", {"cc": ["rapid"], "duration_s": 6,
+                                   "bottleneck": {"rate_mbit": 10, "buffer": 60},
+                                   "flows": [{"cc": "@cc", "rtt_ms": 20}]})
+m = (r or {}).get("results", {}).get("rapid", {})
+T.check("rapid alone, 10 Mbit/s, 20 ms, 60 packets: slow start does not overflow the buffer (drops <= 200)",
+        rc == 0 and m.get("drops") is not None and m["drops"] <= 200,
+        f"drops {m.get('drops')} {err[-300:]}")
+T.check("... and does not hold the buffer (q95 below half of it; 60, the buffer, before)",
+        (m.get("q95_pkts") if m.get("q95_pkts") is not None else 99) < 60 / 2,
+        f"q95 {m.get('q95_pkts')}")
 
 # 5. A CBR stream takes 5 Mbit/s from 3 to 7 s: RAPID re-acquires the link.
 rc, r, err, _ = run("rapidcbr", {"cc": ["rapid"], "flows": [{"cc": "@cc", "rtt_ms": 40}],
