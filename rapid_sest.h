@@ -284,6 +284,7 @@ static inline u64 rapid_sest_stretched_rate(const struct rapid_sest *e)
 #define RAPID_DR_GAIN		4ULL
 #define RAPID_DR_WIN_RTTS	8U
 #define RAPID_DR_LIM_GAIN	2ULL
+
 static inline u64 rapid_estimate_cap(u32 dr_kbps, u32 lim_kbps, bool ss)
 {
 	u64 cap = rapid_kbps_to_rate(dr_kbps) * RAPID_DR_GAIN;
@@ -292,6 +293,14 @@ static inline u64 rapid_estimate_cap(u32 dr_kbps, u32 lim_kbps, bool ss)
 	if (ss && lim && (!cap || lim < cap))
 		cap = lim;
 	return cap;
+}
+
+/* The maxima's window: RAPID_DR_WIN_RTTS srtt, at least 1 ms (us). */
+static inline u32 rapid_dr_win_us(u32 srtt_us)
+{
+	u32 win = srtt_us * RAPID_DR_WIN_RTTS;
+
+	return win > 1000U ? win : 1000U;
 }
 
 /*

@@ -814,10 +814,9 @@ static u32 rapid_dr_lim_kbps(const struct sock *sk)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	const struct rapid *ca = inet_csk_ca(sk);
-	u32 win = max((tp->srtt_us >> 3) * RAPID_DR_WIN_RTTS, USEC_PER_MSEC);
 
-	if (!ca->ring ||
-	    (u32)tp->tcp_mstamp - ca->ring->dr_lim.s[0].t > win)
+	if (!ca->ring || (u32)tp->tcp_mstamp - ca->ring->dr_lim.s[0].t >
+			 rapid_dr_win_us(tp->srtt_us >> 3))
 		return 0;
 	return minmax_get(&ca->ring->dr_lim);
 }
@@ -1199,13 +1198,11 @@ static void rapid_complete_stream(struct sock *sk, u32 id,
 static void rapid_push_dr_to(struct sock *sk, struct minmax *m, u64 rate)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
-	u32 win;
 
 	if (!rate)
 		return;
-	win = (tp->srtt_us >> 3) * RAPID_DR_WIN_RTTS;
-	minmax_running_max(m, max(win, USEC_PER_MSEC), (u32)tp->tcp_mstamp,
-			   rapid_rate_to_kbps(rate));
+	minmax_running_max(m, rapid_dr_win_us(tp->srtt_us >> 3),
+			   (u32)tp->tcp_mstamp, rapid_rate_to_kbps(rate));
 }
 
 static void rapid_push_dr(struct sock *sk, u64 rate)

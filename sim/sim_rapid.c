@@ -306,8 +306,8 @@ static u64 estimate_value(struct flow *f, uint32_t rule, u64 abest,
 static void on_estimate(struct flow *f, uint32_t id, u64 abest)
 {
 	struct rapid *ca = f->ca;
-	uint32_t win = flow_srtt_us(f) * RAPID_DR_WIN_RTTS;
-	uint32_t lim = now_us() - ca->dr_lim.s[0].t > (win > 1000 ? win : 1000) ?
+	uint32_t lim = now_us() - ca->dr_lim.s[0].t >
+		       rapid_dr_win_us(flow_srtt_us(f)) ?
 		       0 : ca->dr_lim.s[0].v;	/* rapid_dr_lim_kbps() */
 	u64 dr = rapid_estimate_cap(ca->dr_max.s[0].v, lim,
 				    ca->ctl.phase == RAPID_PHASE_SS ||
@@ -404,11 +404,9 @@ static void stream_done(struct flow *f, uint32_t id, struct rstream *rec)
 /* rapid_push_dr_to() */
 static void dr_push_to(struct flow *f, struct minmax *m, u64 rate)
 {
-	uint32_t win = flow_srtt_us(f) * RAPID_DR_WIN_RTTS;
-
 	if (!rate)
 		return;
-	minmax_running_max(m, win > 1000 ? win : 1000, now_us(),
+	minmax_running_max(m, rapid_dr_win_us(flow_srtt_us(f)), now_us(),
 			   rapid_rate_to_kbps(rate));
 }
 
