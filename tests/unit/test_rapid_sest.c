@@ -519,6 +519,14 @@ static void test_stretched(void)
 	rapid_sest_ack(&e, 10, 4000000);
 	tap_eq(rapid_sest_stretched_rate(&e), 0,
 	       "stretch: an ACK clock going backwards ends the run");
+	/* the same run, then a pair ACKed faster than it was sent */
+	rapid_sest_begin(&e, 4, &sch, MSS);
+	rapid_sest_ack(&e, 2, 5000000);
+	rapid_sest_ack(&e, 4, 45000000);
+	rapid_sest_ack(&e, 8, 125000000);
+	rapid_sest_ack(&e, 10, 126000000);
+	tap_eq(rapid_sest_stretched_rate(&e), 0,
+	       "stretch: a pair ACKed faster than it was sent ends the run (the queue drained)");
 
 	/* the cap: 4x the delivery maximum; in slow start 2x the stretched rate */
 	tap_eq(rapid_estimate_cap(10000, 0, true), rapid_kbps_to_rate(10000) * 4,
