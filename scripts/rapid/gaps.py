@@ -41,6 +41,13 @@ with --kv):
   stream_avg    per stream, N P / (start of next stream - own start) / r_avg
   long_run      payload bytes / time over the whole analysed span / r_avg
                 (the gap after the last counted packet is part of the span)
+  late_share    time the wire lost to late departures: the excess of the
+                gaps more than 10% longer than intended, / span.  RAPID
+                keeps the schedule's gaps after a late packet, so a late
+                departure (a qdisc refused the segment and TCP retried it
+                later) is time lost for good: long_run is about 1 - late_share
+  long_run_on_time  long_run with that time taken out of the span: the
+                schedule's own rate, whatever the stack's retries cost
 
 --plot PNG draws intended and actual gaps of --plot-streams consecutive
 streams per capture (one panel each).  Needs numpy (and matplotlib for the
@@ -269,6 +276,9 @@ def analyse(path, rate_kbps, n, m, skip, block, dport=None, max_packets=None):
     rg = np.array([g / (p * 1e9 / r_avg) for p, g in retx if g is not None])
     span = (t[last] - t[first]) / 1e9
     long_run = lens[first:last].sum() / span / r_avg
+    late = ratio > 1.10
+    late_s = float((got - want)[late].sum()) / 1e9
+    long_run_on_time = lens[first:last].sum() / (span - late_s) / r_avg
 
     def pct(a, q):
         return round(float(np.percentile(a, q)), 4) if len(a) else None
@@ -306,6 +316,8 @@ def analyse(path, rate_kbps, n, m, skip, block, dport=None, max_packets=None):
         "stream_avg_p50": pct(avg, 50),
         "stream_avg_p95": pct(avg, 95),
         "long_run": round(float(long_run), 5),
+        "late_share": round(late_s / span, 5),
+        "long_run_on_time": round(float(long_run_on_time), 5),
         "long_run_mbps": round(float(lens[first:last].sum() * 8 / span / 1e6), 3),
         "span_s": round(span, 4),
     }
