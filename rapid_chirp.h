@@ -172,6 +172,8 @@
  * step up of the estimates adopted at once, 1/1000 (0: off).
  */
 #define RAPID_DEF_JUMP_MILLI	1000U
+#define RAPID_DEF_ACCEL_MAX	3U	/* tau / 8 at most */
+#define RAPID_ACCEL_MAX_MAX	6U
 #define RAPID_JUMP_MILLI_MAX	1000U
 /*
  * Decreases in steady state (ours, docs/rapid-deviations.md#many-flows):
@@ -582,6 +584,11 @@ struct rapid_cfg {
 				 * r_avg per srtt when the estimate is not
 				 * above r_avg and there is no queue (0: off)
 				 */
+	u8 accel_max;		/* the report's law: Eq. 6's tau is halved
+				 * per srtt of a gap that stays, at most
+				 * this many times (rapid_accel_step(), 0:
+				 * off)
+				 */
 	u16 jump_milli;		/* the report's law: share of the gap to a
 				 * step up adopted at once (rapid_jump_step(),
 				 * 0: off, Eq. 6 alone)
@@ -625,6 +632,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->count_flows = 0;
 	cfg->probe_milli = 0;
 	cfg->jump_milli = RAPID_DEF_JUMP_MILLI;
+	cfg->accel_max = RAPID_DEF_ACCEL_MAX;
 	cfg->cut_max = RAPID_DEF_CUT_MAX;
 	cfg->hold_milli = RAPID_DEF_HOLD_MILLI;
 	cfg->queue_free = 0;
@@ -824,6 +832,18 @@ struct rapid_abest_hist {
 					 */
 	u32 jump_t_us;			/* when it was taken */
 	u32 jump_lock_us;		/* jumps off until then */
+	u8 acc;				/* Eq. 6's tau is divided by 2^acc
+					 * (rapid_accel_step())
+					 */
+	u32 acc_t_us;			/* when acc last changed or was held */
+	u8 acc_locked;			/* no acceleration until acc_lock_us */
+	u8 acc_lock_n;			/* the next lock lasts
+					 * RAPID_ACCEL_LOCK_RTTS << this srtt
+					 */
+	u32 acc_lock_us;
+	u64 acc_r;			/* B/s: r_avg after the last
+					 * steady-state estimate
+					 */
 };
 
 static inline void rapid_hist_reset(struct rapid_abest_hist *h)
@@ -904,6 +924,29 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
 #define RAPID_JUMP_LOCK_RTTS	8U
 #define RAPID_JUMP_CNT_MAX	65535U
 
+/* Lowest and highest of the newest RAPID_JUMP_STREAMS raw estimates. */
+static inline bool rapid_hist_range(const struct rapid_abest_hist *h,
+				    u64 *lo, u64 *hi)
+{
+	u32 i, slot;
+	u64 x;
+
+	if (h->count < RAPID_JUMP_STREAMS || h->next >= RAPID_MEDIAN_MAX)
+		return false;
+	*lo = ~0ULL;
+	*hi = 0;
+	for (i = 0; i < RAPID_JUMP_STREAMS; i++) {
+		slot = (h->next + 2 * RAPID_MEDIAN_MAX - 1 - i) %
+		       RAPID_MEDIAN_MAX;
+		x = h->rate[slot];
+		if (x < *lo)
+			*lo = x;
+		if (x > *hi)
+			*hi = x;
+	}
+	return true;
+}
+
 /* The level: a slow EWMA of the raw steady-state estimates. */
 static inline void rapid_jump_level(struct rapid_abest_hist *h, u64 abest)
 {
@@ -919,20 +962,10 @@ static inline void rapid_jump_level(struct rapid_abest_hist *h, u64 abest)
 static inline bool rapid_jump_agree(const struct rapid_abest_hist *h,
 				    u64 r_avg)
 {
-	u64 lo = ~0ULL, hi = 0, x;
-	u32 i, slot;
+	u64 lo, hi;
 
-	if (h->count < RAPID_JUMP_STREAMS || h->next >= RAPID_MEDIAN_MAX)
+	if (!rapid_hist_range(h, &lo, &hi))
 		return false;
-	for (i = 0; i < RAPID_JUMP_STREAMS; i++) {
-		slot = (h->next + 2 * RAPID_MEDIAN_MAX - 1 - i) %
-		       RAPID_MEDIAN_MAX;
-		x = h->rate[slot];
-		if (x < lo)
-			lo = x;
-		if (x > hi)
-			hi = x;
-	}
 	/* jump_lvl < 2^35 (estimates are clamped to RAPID_RATE_MAX) */
 	return hi <= 2 * r_avg &&
 	       lo >= r_avg + (r_avg >> RAPID_JUMP_MARGIN_SHIFT) &&
@@ -996,6 +1029,101 @@ static inline u64 rapid_jump_step(struct rapid_abest_hist *h, u64 r_avg,
 	h->jump_cnt = 0;
 	h->jump_t_us = now_us;
 	return r_avg + gain;
+}
+
+/*
+ * Acceleration (ours; docs/rapid-deviations.md#accel).  Eq. 6 with the
+ * default tau (1.2 s, docs/rapid-deviations.md#many-flows) closes a gap to
+ * a higher ABest in one to two seconds: a lone flow re-acquired a step up
+ * of its avail-bw in 12-18 round trips.  n flows that share a spare
+ * capacity close it n times faster than one, and each sees it as a gap
+ * that is large and noisy against its own small rate; a lone flow's step
+ * is a gap of a fraction of its rate that lasts.  So, in steady state
+ * under the report's law, while there is no standing queue:
+ *
+ *  - when the median estimate lies 1/2^RAPID_ACCEL_GAP_SHIFT to
+ *    1/2^RAPID_ACCEL_BIG_SHIFT of r_avg above r_avg and the newest
+ *    RAPID_JUMP_STREAMS raw estimates lie within r_avg /
+ *    2^RAPID_ACCEL_SPREAD_SHIFT of each other, each srtt of it halves
+ *    tau once more (acc, at most accel_max times);
+ *  - a median closer than that above r_avg takes acc down by one per
+ *    srtt; one not above r_avg ends the acceleration at once;
+ *  - a standing queue, or r_avg cut by anything since the last
+ *    estimate, while acc > 0 means the flow overshot while accelerating
+ *    (others rose too): acc = 0 and no acceleration for
+ *    RAPID_ACCEL_LOCK_RTTS << lock_n srtt (at most RAPID_ACCEL_LOCK_MAX_US),
+ *    lock_n up by one (at most RAPID_ACCEL_LOCK_N_MAX); an acceleration
+ *    that ends without one takes lock_n down by one.
+ *
+ * Returns the shift of tau (0: the full tau).
+ */
+#define RAPID_ACCEL_GAP_SHIFT	3	/* accelerate above r_avg + r_avg / 8 */
+#define RAPID_ACCEL_BIG_SHIFT	1	/* ... up to r_avg + r_avg / 2 */
+#define RAPID_ACCEL_SPREAD_SHIFT 1	/* raw estimates within r_avg / 2 */
+#define RAPID_ACCEL_LOCK_RTTS	8U
+#define RAPID_ACCEL_LOCK_N_MAX	4U
+#define RAPID_ACCEL_LOCK_MAX_US	(60U * 1000000U)
+
+static inline void rapid_accel_lock(struct rapid_abest_hist *h, u32 srtt_us,
+				    u32 now_us)
+{
+	u64 d = ((u64)RAPID_ACCEL_LOCK_RTTS << h->acc_lock_n) * srtt_us;
+
+	if (d > RAPID_ACCEL_LOCK_MAX_US)
+		d = RAPID_ACCEL_LOCK_MAX_US;
+	h->acc_lock_us = now_us + (u32)d;
+	h->acc_locked = 1;
+	if (h->acc_lock_n < RAPID_ACCEL_LOCK_N_MAX)
+		h->acc_lock_n++;
+}
+
+static inline u32 rapid_accel_step(struct rapid_abest_hist *h, u64 r_avg,
+				   u64 med, u32 accel_max, bool queue_free,
+				   u32 srtt_us, u32 now_us)
+{
+	u64 lo, hi;
+
+	if (accel_max > RAPID_ACCEL_MAX_MAX)
+		accel_max = RAPID_ACCEL_MAX_MAX;
+	if (!accel_max || !srtt_us) {
+		h->acc = 0;
+		return 0;
+	}
+	if (!queue_free || r_avg < h->acc_r) {
+		if (h->acc)
+			rapid_accel_lock(h, srtt_us, now_us);
+		h->acc = 0;
+		h->acc_t_us = now_us;
+		return 0;
+	}
+	if (h->acc_locked && (s32)(now_us - h->acc_lock_us) >= 0)
+		h->acc_locked = 0;
+	if (med <= r_avg || h->acc_locked) {
+		h->acc = 0;
+		h->acc_t_us = now_us;
+		return 0;
+	}
+	if (med < r_avg + (r_avg >> RAPID_ACCEL_GAP_SHIFT)) {
+		if (h->acc && now_us - h->acc_t_us >= srtt_us) {
+			h->acc--;
+			h->acc_t_us = now_us;
+			if (!h->acc && h->acc_lock_n)
+				h->acc_lock_n--;	/* ended clean */
+		}
+		return h->acc;
+	}
+	if (med > r_avg + (r_avg >> RAPID_ACCEL_BIG_SHIFT) ||
+	    !rapid_hist_range(h, &lo, &hi) ||
+	    hi - lo > (r_avg >> RAPID_ACCEL_SPREAD_SHIFT)) {
+		h->acc_t_us = now_us;	/* held: no step up */
+		return h->acc;
+	}
+	if (now_us - h->acc_t_us >= srtt_us) {
+		if (h->acc < accel_max)
+			h->acc++;
+		h->acc_t_us = now_us;
+	}
+	return h->acc;
 }
 
 /*
@@ -1496,9 +1624,10 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 						   u32 id, u64 abest, u32 mss,
 						   u32 srtt_us, u32 now_us)
 {
+	enum rapid_ev ev;
 	u64 top, r_1;
 	bool refining;
-	u32 n;
+	u32 n, acc = 0;
 
 	if (!ctl->n || ctl->phase == RAPID_PHASE_FIXED)
 		return RAPID_EV_IGNORED;
@@ -1567,6 +1696,9 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 					   rapid_law_step(ctl, cfg, law, id,
 							  abest, mss, srtt_us,
 							  now_us));
+	if (!refining && hist)
+		acc = rapid_accel_step(hist, ctl->r_avg, abest, cfg->accel_max,
+				       cfg->queue_free, srtt_us, now_us);
 	if (abest > ctl->r_avg) {
 		u64 next = refining ? abest : 0;
 
@@ -1576,26 +1708,26 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 					       now_us);
 		if (!next)
 			next = rapid_filter_increase(ctl->r_avg, abest, ctl->n,
-						     mss, cfg->tau_ns);
+						     mss, cfg->tau_ns >> acc);
 
 		next = rapid_rate_clamp(next, cfg->min_rate, cfg->max_rate);
-		if (next == ctl->r_avg)
-			return RAPID_EV_NONE;
+		ev = next == ctl->r_avg ? RAPID_EV_NONE : RAPID_EV_INCREASE;
 		ctl->r_avg = next;
-		return RAPID_EV_INCREASE;
+	} else {
+		if (!refining && hist)
+			rapid_jump_step(hist, ctl->r_avg, abest,
+					cfg->jump_milli, srtt_us, now_us);
+		if (!refining)
+			abest = rapid_ctl_decrease_to(ctl, cfg, abest);
+		if (law)
+			abest = rapid_law_keep(law, ctl->r_avg, abest);
+		abest = rapid_rate_clamp(abest, cfg->min_rate, cfg->max_rate);
+		ev = abest == ctl->r_avg ? RAPID_EV_NONE : RAPID_EV_DECREASE;
+		ctl->r_avg = abest;
 	}
-	if (!refining && hist)
-		rapid_jump_step(hist, ctl->r_avg, abest, cfg->jump_milli,
-				srtt_us, now_us);
-	if (!refining)
-		abest = rapid_ctl_decrease_to(ctl, cfg, abest);
-	if (law)
-		abest = rapid_law_keep(law, ctl->r_avg, abest);
-	abest = rapid_rate_clamp(abest, cfg->min_rate, cfg->max_rate);
-	if (abest == ctl->r_avg)
-		return RAPID_EV_NONE;
-	ctl->r_avg = abest;
-	return RAPID_EV_DECREASE;
+	if (hist)
+		hist->acc_r = ctl->r_avg;
+	return ev;
 }
 
 static inline enum rapid_ev rapid_ctl_on_abest_hist(struct rapid_ctl *ctl,

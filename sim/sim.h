@@ -131,7 +131,7 @@ struct rapid_params {
 		 sender_estimate, drain_max, law, q_target_us, law_t_ms,
 		 adapt_tau, compete, compete_pkts, keep_milli, keep_ms, keep_arm_ms,
 		 count_flows, probe_milli,
-		 jump_milli, median, ss_exit_dr, ss_refine, f_milli,
+		 jump_milli, accel_max, median, ss_exit_dr, ss_refine, f_milli,
 		 cut_max, hold_milli,
 		 ack_noise_us, stream_slots;
 };

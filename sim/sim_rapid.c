@@ -27,6 +27,7 @@ struct rapid_params rapid_p = {
 	.keep_ms = RAPID_DEF_KEEP_MS, .keep_arm_ms = RAPID_DEF_KEEP_ARM_MS,
 	.count_flows = 1,
 	.probe_milli = 20, .jump_milli = RAPID_DEF_JUMP_MILLI,
+	.accel_max = RAPID_DEF_ACCEL_MAX,
 	.cut_max = RAPID_DEF_CUT_MAX, .hold_milli = RAPID_DEF_HOLD_MILLI,
 	.median = RAPID_DEF_MEDIAN, .ss_refine = RAPID_DEF_SS_REFINE,
 	.ss_exit_dr = RAPID_DEF_SS_EXIT_DR,
@@ -66,6 +67,7 @@ static const struct {
 	{ "probe_milli", &rapid_p.probe_milli, 1, 1000, true },
 	{ "median", &rapid_p.median, 1, RAPID_MEDIAN_MAX, false },
 	{ "jump_milli", &rapid_p.jump_milli, 0, RAPID_JUMP_MILLI_MAX, false },
+	{ "accel_max", &rapid_p.accel_max, 0, RAPID_ACCEL_MAX_MAX, false },
 	{ "cut_max", &rapid_p.cut_max, 1, RAPID_CUT_MAX_MAX, false },
 	{ "hold_milli", &rapid_p.hold_milli, 1, RAPID_HOLD_MILLI_MAX, true },
 	{ "ss_exit_dr", &rapid_p.ss_exit_dr, RAPID_SS_EXIT_DR_MIN, RAPID_SS_EXIT_DR_MAX, false },
@@ -220,6 +222,7 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->count_flows = (u8)rapid_p.count_flows;
 	cfg->probe_milli = (u16)rapid_p.probe_milli;
 	cfg->jump_milli = (u16)rapid_p.jump_milli;
+	cfg->accel_max = (u8)rapid_p.accel_max;
 	cfg->cut_max = (u16)rapid_p.cut_max;
 	cfg->hold_milli = (u16)rapid_p.hold_milli;
 	cfg->queue_free = 0;

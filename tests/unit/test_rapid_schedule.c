@@ -1941,6 +1941,152 @@ static u32 jump_feed(struct rapid_ctl *ctl, const struct rapid_cfg *cfg,
 	return ev;
 }
 
+/* Feed `count` estimates 10 ms apart with the given queue state. */
+static void accel_feed(struct rapid_ctl *ctl, struct rapid_cfg *cfg,
+		       struct rapid_abest_hist *h, u32 *id, u32 *now,
+		       u64 abest, bool queue_free, u32 count)
+{
+	cfg->queue_free = queue_free;
+	jump_feed(ctl, cfg, h, id, now, abest, count);
+}
+
+static void test_accel(void)
+{
+	const u64 r30 = 3750000, r40 = 5000000;	/* 30, 40 Mbit/s in B/s */
+	const u32 per_srtt = J_SRTT / 10000;	/* estimates per srtt */
+	struct rapid_abest_hist h = { 0 };
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	u32 id = 1, now = 1000000, i;
+	u64 r_acc, r_eq6, r;
+	u8 top;
+
+	rapid_cfg_default(&cfg);
+	tap_eq(cfg.accel_max, RAPID_DEF_ACCEL_MAX, "accel: on by default (3)");
+	cfg.jump_milli = 0;		/* Eq. 6 and the acceleration alone */
+
+	/* a lone flow at 30 Mbit/s, a step to 40, no queue */
+	ctl = steady_ctl(&cfg, r30);
+	accel_feed(&ctl, &cfg, &h, &id, &now, r30, true, 20);
+	tap_eq(h.acc, 0, "accel: estimates at r_avg: the full tau");
+	top = 0;
+	for (i = 0; i < 5 * per_srtt; i++) {
+		accel_feed(&ctl, &cfg, &h, &id, &now, r40, true, 1);
+		if (h.acc > top)
+			top = h.acc;
+		if (i == per_srtt)
+			tap_eq(h.acc, 1, "accel: one srtt of a gap halves tau");
+		if (i == 2 * per_srtt + 1)
+			tap_eq(h.acc, 2, "accel: two srtt, a quarter");
+	}
+	tap_eq(top, RAPID_DEF_ACCEL_MAX, "accel: up to accel_max");
+	tap_ok(h.acc < top, "accel: and down again as r_avg comes within 1/8 (acc %u)",
+	       h.acc);
+	r_acc = ctl.r_avg;
+
+	cfg.accel_max = 0;
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	accel_feed(&ctl, &cfg, &h, &id, &now, r30, true, 20);
+	accel_feed(&ctl, &cfg, &h, &id, &now, r40, true, 5 * per_srtt);
+	r_eq6 = ctl.r_avg;
+	tap_ok(h.acc == 0 && r_eq6 > r30 && r_eq6 < r30 + (r40 - r30) / 2,
+	       "accel: accel_max = 0 is Eq. 6 alone (%llu B/s after 5 srtt)",
+	       (unsigned long long)r_eq6);
+	tap_ok(r_acc - r30 > 2 * (r_eq6 - r30),
+	       "accel: after 5 srtt it closed over twice Eq. 6's share of the gap (%llu vs %llu B/s)",
+	       (unsigned long long)(r_acc - r30), (unsigned long long)(r_eq6 - r30));
+	tap_ok(r_acc < r40, "accel: and never passed the estimate");
+	cfg.accel_max = 200;		/* out of range: clamped */
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	accel_feed(&ctl, &cfg, &h, &id, &now, r30, true, 20);
+	for (i = 0; i < 10 * per_srtt; i++)	/* a gap of 30% that stays */
+		accel_feed(&ctl, &cfg, &h, &id, &now,
+			   ctl.r_avg + ctl.r_avg * 3 / 10, true, 1);
+	tap_eq(h.acc, RAPID_ACCEL_MAX_MAX, "accel: accel_max 200 is held to %u",
+	       RAPID_ACCEL_MAX_MAX);
+	cfg.accel_max = RAPID_DEF_ACCEL_MAX;
+
+	/* with a standing queue: never */
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	accel_feed(&ctl, &cfg, &h, &id, &now, r30, false, 20);
+	accel_feed(&ctl, &cfg, &h, &id, &now, r40, false, 5 * per_srtt);
+	tap_ok(h.acc == 0 && ctl.r_avg == r_eq6,
+	       "accel: a standing queue: the full tau (same r_avg as accel_max = 0)");
+
+	/* a gap over r_avg / 2 (a spare shared with others): held */
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	accel_feed(&ctl, &cfg, &h, &id, &now, r30, true, 20);
+	accel_feed(&ctl, &cfg, &h, &id, &now, 2 * r30, true, 2 * per_srtt);
+	tap_eq(h.acc, 0, "accel: estimates at 2 r_avg do not accelerate");
+
+	/* raw estimates spread over more than r_avg / 2: held */
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	accel_feed(&ctl, &cfg, &h, &id, &now, r30, true, 20);
+	for (i = 0; i < 2 * per_srtt; i++) {
+		accel_feed(&ctl, &cfg, &h, &id, &now, 4250000, true, 1);	/* 34 */
+		accel_feed(&ctl, &cfg, &h, &id, &now, 6250000, true, 1);	/* 50 */
+		accel_feed(&ctl, &cfg, &h, &id, &now, 4500000, true, 1);	/* 36 */
+	}
+	tap_eq(h.acc, 0, "accel: 34 / 50 / 36 Mbit/s on 30 (spread 16 > 15): held");
+
+	/* it overshot while accelerating: others rose too, a lock */
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	accel_feed(&ctl, &cfg, &h, &id, &now, r30, true, 20);
+	accel_feed(&ctl, &cfg, &h, &id, &now, r40, true, 2 * per_srtt + 2);
+	tap_eq(h.acc, 2, "accel: two srtt into a step");
+	accel_feed(&ctl, &cfg, &h, &id, &now, r40, false, 1);
+	tap_ok(h.acc == 0 && h.acc_locked && h.acc_lock_n == 1,
+	       "accel: a standing queue while accelerating: back to tau, locked");
+	accel_feed(&ctl, &cfg, &h, &id, &now, r40, true,
+		   RAPID_ACCEL_LOCK_RTTS * per_srtt - 2);
+	tap_eq(h.acc, 0, "accel: no acceleration for %u srtt", RAPID_ACCEL_LOCK_RTTS);
+	r = ctl.r_avg + ctl.r_avg * 3 / 10;
+	accel_feed(&ctl, &cfg, &h, &id, &now, r, true, 2 * per_srtt + 2);
+	tap_ok(!h.acc_locked && h.acc >= 1, "accel: then again (acc %u)", h.acc);
+	/* a cut from elsewhere (a loss response) counts the same */
+	ctl.r_avg -= ctl.r_avg / 4;
+	accel_feed(&ctl, &cfg, &h, &id, &now, r, true, 1);
+	tap_ok(h.acc == 0 && h.acc_locked && h.acc_lock_n == 2,
+	       "accel: r_avg cut while accelerating: locked for twice as long");
+	/* the gap closes: acc steps down, lock_n with it at the end */
+	rapid_hist_reset(&h);
+	h.acc_lock_n = 2;
+	ctl = steady_ctl(&cfg, r30);
+	accel_feed(&ctl, &cfg, &h, &id, &now, r30, true, 20);
+	accel_feed(&ctl, &cfg, &h, &id, &now, r40, true, 3 * per_srtt + 3);
+	tap_eq(h.acc, 3, "accel: three srtt into a step");
+	accel_feed(&ctl, &cfg, &h, &id, &now, ctl.r_avg + ctl.r_avg / 16, true,
+		   per_srtt + 1);
+	tap_eq(h.acc, 2, "accel: a gap under r_avg / 8: one step down per srtt");
+	accel_feed(&ctl, &cfg, &h, &id, &now, ctl.r_avg + ctl.r_avg / 16, true,
+		   2 * per_srtt + 2);
+	tap_ok(h.acc == 0 && h.acc_lock_n == 1 && !h.acc_locked,
+	       "accel: ended without an overshoot: lock_n down by one, no lock");
+	accel_feed(&ctl, &cfg, &h, &id, &now, r40, true, 2 * per_srtt + 2);
+	accel_feed(&ctl, &cfg, &h, &id, &now, ctl.r_avg, true, 1);
+	tap_ok(h.acc == 0 && !h.acc_locked,
+	       "accel: an estimate not above r_avg ends it at once, no lock");
+
+	/* the clock wraps */
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	now = U32_MAX - 30 * 10000;
+	accel_feed(&ctl, &cfg, &h, &id, &now, r30, true, 20);
+	accel_feed(&ctl, &cfg, &h, &id, &now, r40, true, 2 * per_srtt + 2);
+	tap_eq(h.acc, 2, "accel: across the wrap of the us clock");
+	/* the longest lock stays under a minute whatever the srtt */
+	h.acc_lock_n = RAPID_ACCEL_LOCK_N_MAX;
+	rapid_accel_lock(&h, U32_MAX, now);
+	tap_ok(h.acc_lock_us - now == RAPID_ACCEL_LOCK_MAX_US,
+	       "accel: a lock at srtt U32_MAX lasts %u us", RAPID_ACCEL_LOCK_MAX_US);
+}
+
 static void test_jump(void)
 {
 	const u64 r30 = 3750000, r40 = 5000000;	/* 30, 40 Mbit/s in B/s */
@@ -2079,6 +2225,7 @@ int main(void)
 	test_law_count_flows();
 	test_median();
 	test_jump();
+	test_accel();
 	test_loss();
 	test_fixed();
 	test_cwnd();
