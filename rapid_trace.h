@@ -101,8 +101,10 @@ TRACE_EVENT(rapid_stream,
 
 TRACE_EVENT(rapid_abest,
 	TP_PROTO(const struct sock *sk, u32 id, u32 src, u32 rule, u32 lossy,
-		 u32 raw_kbps, u32 abest_kbps, u32 r_avg_kbps, u32 phase),
-	TP_ARGS(sk, id, src, rule, lossy, raw_kbps, abest_kbps, r_avg_kbps, phase),
+		 u32 raw_kbps, u32 abest_kbps, u32 r_avg_kbps, u32 phase,
+		 u32 acc),
+	TP_ARGS(sk, id, src, rule, lossy, raw_kbps, abest_kbps, r_avg_kbps, phase,
+		acc),
 	TP_STRUCT__entry(
 		__field(const void *, skaddr)
 		__field(__u16, sport)
@@ -115,6 +117,7 @@ TRACE_EVENT(rapid_abest,
 		__field(u32, abest_kbps)
 		__field(u32, r_avg_kbps)
 		__field(u32, phase)
+		__field(u32, acc)
 	),
 	TP_fast_assign(
 		CC_TRACE_SK_ASSIGN(sk);
@@ -126,11 +129,13 @@ TRACE_EVENT(rapid_abest,
 		__entry->abest_kbps = abest_kbps;
 		__entry->r_avg_kbps = r_avg_kbps;
 		__entry->phase = phase;
+		__entry->acc = acc;
 	),
-	TP_printk(CC_TRACE_SK_FMT "id=%u src=%u rule=%u lossy=%u raw_kbps=%u abest_kbps=%u r_avg_kbps=%u phase=%u",
+	TP_printk(CC_TRACE_SK_FMT "id=%u src=%u rule=%u lossy=%u raw_kbps=%u abest_kbps=%u r_avg_kbps=%u phase=%u acc=%u",
 		  __entry->sport, __entry->dport, __entry->skaddr, __entry->id,
 		  __entry->src, __entry->rule, __entry->lossy, __entry->raw_kbps,
-		  __entry->abest_kbps, __entry->r_avg_kbps, __entry->phase)
+		  __entry->abest_kbps, __entry->r_avg_kbps, __entry->phase,
+		  __entry->acc)
 );
 
 TRACE_EVENT(rapid_fb_check,

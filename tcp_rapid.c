@@ -872,7 +872,8 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 		rapid_on_abest(sk, id, abest, dr);
 	trace_rapid_abest(sk, id, src, rule, lossy, rapid_rate_to_kbps(raw),
 			  rapid_rate_to_kbps(abest),
-			  rapid_rate_to_kbps(ca->ctl.r_avg), ca->ctl.phase);
+			  rapid_rate_to_kbps(ca->ctl.r_avg), ca->ctl.phase,
+			  ca->ring ? ca->ring->hist.acc : 0);
 	return abest != 0;
 }
 
@@ -1145,7 +1146,8 @@ static bool rapid_inject_abest(struct sock *sk, u32 id, bool lossy)
 	ca->flags |= RAPID_F_INJECT;
 	rapid_on_abest(sk, id, rapid_kbps_to_rate(inject), 0);
 	trace_rapid_abest(sk, id, RAPID_SRC_INJECT, 0, lossy, inject, inject,
-			  rapid_rate_to_kbps(ca->ctl.r_avg), ca->ctl.phase);
+			  rapid_rate_to_kbps(ca->ctl.r_avg), ca->ctl.phase,
+			  ca->ring ? ca->ring->hist.acc : 0);
 	return true;
 }
 

@@ -11,7 +11,7 @@ A trace is what /sys/kernel/tracing/trace (or trace-cmd report) prints, e.g.
 
   iperf3-311 [000] ..s2. 101.5: rapid_abest: sport=40112 dport=5301 \
       skaddr=... id=17 src=1 rule=1 lossy=0 raw_kbps=61234 abest_kbps=61234 \
-      r_avg_kbps=59000 phase=1
+      r_avg_kbps=59000 phase=1 acc=0
 
 Phases are delimited by trace_marker lines "phase NAME" (echo "phase x" >
 /sys/kernel/tracing/trace_marker); events before the first marker belong

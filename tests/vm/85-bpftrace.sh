@@ -65,7 +65,7 @@ if bt_start rapid-abest.bt "$KT_TMP/abest"; then
 	bt_stop
 fi
 echo 0 >$RP/inject_abest_kbps
-ev=$(awk '!/^#/ && !/^@/ && NF == 8' "$KT_TMP/abest")
+ev=$(awk '!/^#/ && !/^@/ && NF == 9' "$KT_TMP/abest")
 kt_diag "rapid-abest.bt: $(echo "$ev" | grep -c .) events; last: $(echo "$ev" | tail -n 1)"
 kt_cmp "rapid-abest.bt prints one line per stream (lines)" "$(echo "$ev" | grep -c .)" ">" 20
 kt_check "rapid-abest.bt: every event is the injection (src 0) at 20000 kbit/s" \

@@ -45,7 +45,7 @@ KEEP=${LAB_OUTDIR:-$KT_TMP}/rapid-gaps
 mkdir -p "$KEEP"
 rm -f "$KEEP"/*.pcap "$KEEP"/*.jsonl "$KEEP"/*.txt
 # rapid_probe.py flows: 5606 sends 10 Mbit/s back (pure ACKs test).
-rapid_sink "$LAB_RCV" --port 5608 --port 5609 --port 5619 --trickle 5606:10000 ||
+rapid_sink "$LAB_RCV" --port 5608 --port 5609 --port 5619 --port 5620 --trickle 5606:10000 ||
 	{ kt_fail "sink starts"; kt_done; }
 
 # chirp_run NAME RATE_KBPS DST PORT SECS [iperf3 args]: a fixed-rate
@@ -183,8 +183,9 @@ wait $cpid $spid
 # top 25.6 Mbit/s); at 1.0 s ABest rises to 40 Mbit/s (Eq. 6:
 # 40 - 30 exp(-t / tau), tau = 200 ms), at 2.0 s it falls to 15 Mbit/s.
 # Then slow start to 50 Mbit/s: exit after N doubled, by the N = 16 stream.
+# accel_max=0: Eq. 6 alone (the acceleration has its own run, (4c)).
 echo 0 >"$RAPID_P/fixed_rate_kbps"
-rapid_reload inject_abest_kbps=10000 tau_ms=200 cut_max=1000 hold_milli=0
+rapid_reload inject_abest_kbps=10000 tau_ms=200 cut_max=1000 hold_milli=0 accel_max=0
 rapid_send "$snd" "$LAB_RCV4:5608" 2.6 "$KEEP/abest.jsonl" --sample-ms 5 \
 	--at "1.0:$RAPID_P/inject_abest_kbps=40000" --at "2.0:$RAPID_P/inject_abest_kbps=15000"
 echo 50000 >"$RAPID_P/inject_abest_kbps"
@@ -202,6 +203,19 @@ echo 0 >"$RAPID_P/inject_abest_kbps"
 rapid_reload inject_abest_kbps=40000 ${KT_RAPID_CUT_PARAMS:-}
 rapid_send "$snd" "$LAB_RCV4:5619" 1.6 "$KEEP/cut.jsonl" --sample-ms 2 \
 	--at "1.0:$RAPID_P/inject_abest_kbps=15000"
+echo 0 >"$RAPID_P/inject_abest_kbps"
+# (4c) the defaults but the jump (which would take r_avg / 4 at once in
+# either case), a step up of a third (docs/rapid-deviations.md#accel):
+# 30 Mbit/s by injection, 40 from 1.0 s.  Eq. 6 with tau 1.2 s alone is at
+# 33.4 Mbit/s 0.5 s later; the acceleration (the gap of 1/3 lasts, the
+# estimates agree, no queue) halves tau per srtt (here: per estimate) down
+# to 150 ms, passes 35.6 (1/8 below 40) within about 0.15 s and goes on
+# with the full tau from there: about 36.7 at 0.5 s.  To show the checks
+# fail without it: KT_RAPID_ACCEL_PARAMS="accel_max=0" (as for (4b) above).
+# shellcheck disable=SC2086 # KT_RAPID_ACCEL_PARAMS: a list of module parameters
+rapid_reload inject_abest_kbps=30000 jump_milli=0 ${KT_RAPID_ACCEL_PARAMS:-}
+rapid_send "$snd" "$LAB_RCV4:5620" 2.0 "$KEEP/accel.jsonl" --sample-ms 5 \
+	--at "1.0:$RAPID_P/inject_abest_kbps=40000"
 echo 0 >"$RAPID_P/inject_abest_kbps"
 
 # (6) no fq: a fresh module (its log line is printed once per load).
