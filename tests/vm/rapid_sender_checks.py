@@ -225,15 +225,26 @@ def abest(d):
     cmp("ss to 50 Mbit/s: r_avg = ABest (bit/s)", e["bw"] if e else None, "==", 50000000)
 
 
-def abest_bounded(d):
-    """(4b): the defaults cut r_avg by at most 1/8 per estimate."""
-    s, ev = samples(os.path.join(d, "cut.jsonl"))
+def injected_step(d, name, what, before_bps):
+    """Samples of an injected run and the time of its one step (None when
+    there are none), with the check that r_avg held before_bps for the
+    0.2 s before it."""
+    s, ev = samples(os.path.join(d, name + ".jsonl"))
     if not ev or not s:
-        check("bounded cut: samples", False)
-        return
+        check(f"{what}: samples", False)
+        return None, None
     t1 = ev[0]
     pre = [r["bw"] for r in s if t1 - 0.2 <= r["t"] < t1]
-    cmp("bounded cut: held at 40 Mbit/s before the drop (min bit/s)", min(pre, default=None), "==", 40000000)
+    cmp(f"{what}: held at {before_bps / 1e6:.0f} Mbit/s before the step (min bit/s)",
+        min(pre, default=None), "==", before_bps)
+    return s, t1
+
+
+def abest_bounded(d):
+    """(4b): the defaults cut r_avg by at most 1/8 per estimate."""
+    s, t1 = injected_step(d, "cut", "bounded cut", 40000000)
+    if s is None:
+        return
     dec = [r["bw"] for r in s if r["t"] >= t1]
     steps = [b / a for a, b in zip(dec, dec[1:]) if b < a]
     diag("bounded cut: r_avg after 1.0 s (Mbit/s) " +
@@ -252,13 +263,9 @@ def abest_bounded(d):
 
 def abest_accel(d):
     """(4c): the defaults accelerate towards a step up that lasts."""
-    s, ev = samples(os.path.join(d, "accel.jsonl"))
-    if not ev or not s:
-        check("accel: samples", False)
+    s, t1 = injected_step(d, "accel", "accel", 30000000)
+    if s is None:
         return
-    t1 = ev[0]
-    pre = [r["bw"] for r in s if t1 - 0.2 <= r["t"] < t1]
-    cmp("accel: held at 30 Mbit/s before the step (min bit/s)", min(pre, default=None), "==", 30000000)
     inc = [r for r in s if r["t"] >= t1]
     diag("accel: 30 -> 40 Mbit/s, t-t1:Mbit/s " +
          " ".join(f"{r['t'] - t1:.2f}:{r['bw'] / 1e6:.1f}" for r in inc[::10]))
