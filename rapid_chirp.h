@@ -856,11 +856,18 @@ static inline void rapid_hist_reset(struct rapid_abest_hist *h)
  * estimates (window clamped to 1..RAPID_MEDIAN_MAX); of an even number the
  * upper middle one, so that one low estimate alone never decreases r_avg.
  */
+/* The i-th newest estimate (0: the newest); i < count. */
+static inline u64 rapid_hist_newest(const struct rapid_abest_hist *h, u32 i)
+{
+	return h->rate[(h->next + 2 * RAPID_MEDIAN_MAX - 1 - i) %
+		       RAPID_MEDIAN_MAX];
+}
+
 static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
 					 u64 abest, u32 window)
 {
 	u64 v[RAPID_MEDIAN_MAX], x;
-	u32 n, i, j, slot;
+	u32 n, i, j;
 
 	if (window < 1)
 		window = 1;
@@ -875,9 +882,7 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
 	n = h->count < window ? h->count : window;
 	/* the newest n, insertion-sorted ascending (n <= 7) */
 	for (i = 0; i < n; i++) {
-		slot = (h->next + 2 * RAPID_MEDIAN_MAX - 1 - i) %
-		       RAPID_MEDIAN_MAX;
-		x = h->rate[slot];
+		x = rapid_hist_newest(h, i);
 		for (j = i; j > 0 && v[j - 1] > x; j--)
 			v[j] = v[j - 1];
 		v[j] = x;
@@ -928,7 +933,7 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
 static inline bool rapid_hist_range(const struct rapid_abest_hist *h,
 				    u64 *lo, u64 *hi)
 {
-	u32 i, slot;
+	u32 i;
 	u64 x;
 
 	if (h->count < RAPID_JUMP_STREAMS || h->next >= RAPID_MEDIAN_MAX)
@@ -936,9 +941,7 @@ static inline bool rapid_hist_range(const struct rapid_abest_hist *h,
 	*lo = ~0ULL;
 	*hi = 0;
 	for (i = 0; i < RAPID_JUMP_STREAMS; i++) {
-		slot = (h->next + 2 * RAPID_MEDIAN_MAX - 1 - i) %
-		       RAPID_MEDIAN_MAX;
-		x = h->rate[slot];
+		x = rapid_hist_newest(h, i);
 		if (x < *lo)
 			*lo = x;
 		if (x > *hi)

@@ -275,10 +275,11 @@ def analyse(path, rate_kbps, n, m, skip, block, dport=None, max_packets=None):
     # Retransmissions: the gap after each one, against P / r_avg.
     rg = np.array([g / (p * 1e9 / r_avg) for p, g in retx if g is not None])
     span = (t[last] - t[first]) / 1e9
-    long_run = lens[first:last].sum() / span / r_avg
+    payload = lens[first:last].sum()
+    long_run = payload / span / r_avg
     late = ratio > 1.10
     late_s = float((got - want)[late].sum()) / 1e9
-    long_run_on_time = lens[first:last].sum() / (span - late_s) / r_avg
+    long_run_on_time = payload / (span - late_s) / r_avg
 
     def pct(a, q):
         return round(float(np.percentile(a, q)), 4) if len(a) else None
@@ -318,7 +319,7 @@ def analyse(path, rate_kbps, n, m, skip, block, dport=None, max_packets=None):
         "long_run": round(float(long_run), 5),
         "late_share": round(late_s / span, 5),
         "long_run_on_time": round(float(long_run_on_time), 5),
-        "long_run_mbps": round(float(lens[first:last].sum() * 8 / span / 1e6), 3),
+        "long_run_mbps": round(float(payload * 8 / span / 1e6), 3),
         "span_s": round(span, 4),
     }
     arrays = {"t": t, "gaps": gaps, "want": np.concatenate(
