@@ -2054,18 +2054,134 @@ static inline u32 rapid_qd_denoise(u32 qd_us, u32 mdev_us, u32 base_us)
 }
 
 /*
+ * The base RTT and the standing queue on a path whose packets do not all
+ * take the same time (ours; docs/rapid-deviations.md#robust-base).  TCP's
+ * min RTT is the lowest single sample in five minutes.  A path that sends
+ * a few packets ahead of the others (netem's "reorder", a link that hands
+ * some packets to a faster lane, or the low tail of delay jitter) puts it
+ * below the delay every other packet sees: with netem's "reorder 1%" on a
+ * 60 ms path it read 30 ms, every stream's lowest RTT then lay 30 ms
+ * "above" it, the drain took its full drain_max off every estimate and the
+ * flow sat at 75% of the link (docs/results.md#jitter-round).  A stream's
+ * median RTT is moved only when half its samples are fast.  So, per
+ * stream, the median of its first RAPID_RTT_SAMPLES RTT samples, and
+ * the lowest of those medians over TCP's min-RTT window (base_med):
+ *
+ *  - the path's base RTT is the larger of TCP's min RTT and base_med
+ *    (rapid_base_rtt()): the same on a clean path but for the few
+ *    packets of queue a stream's median holds;
+ *  - a stream's standing-queue sample is the smaller of its lowest RTT
+ *    less TCP's min RTT (exact on a clean path, too high when a fast
+ *    packet set the min) and its median less base_med (immune to a
+ *    minority of fast packets, a little noisier) (rapid_qd_sample()).
+ */
+#define RAPID_RTT_SAMPLES	16U
+
+/* RTT samples since the last stream completed: the first of them, in us. */
+struct rapid_rtt_win {
+	u32 us[RAPID_RTT_SAMPLES];
+	u8 n;			/* how many of us[] hold samples */
+};
+
+static inline void rapid_rtt_win_push(struct rapid_rtt_win *w, u32 rtt_us)
+{
+	if (w->n < RAPID_RTT_SAMPLES)
+		w->us[w->n++] = rtt_us;
+}
+
+/* The median of the samples (of an even number the upper one); 0: none. */
+static inline u32 rapid_rtt_win_median(const struct rapid_rtt_win *w)
+{
+	u32 v[RAPID_RTT_SAMPLES], x, i, j, n = w->n;
+
+	if (!n)
+		return 0;
+	if (n > RAPID_RTT_SAMPLES)
+		n = RAPID_RTT_SAMPLES;
+	for (i = 0; i < n; i++) {
+		x = w->us[i];
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	return v[n / 2];
+}
+
+/*
+ * base_med's windowed minimum (lib/win_minmax.c's running min is not
+ * exported to modules before 7.x): the lowest value of the current half
+ * window and of the one before it, so a value counts for one to two halves.
+ * Values 0 are "none"; t is the caller's clock (jiffies in the module).
+ */
+struct rapid_wmin {
+	u32 cur;		/* lowest value since t (0: none) */
+	u32 prev;		/* lowest value of the half before (0: none) */
+	u32 t;			/* start of the current half */
+};
+
+static inline void rapid_wmin_update(struct rapid_wmin *m, u32 v, u32 now,
+				     u32 half)
+{
+	if (!v)
+		return;
+	if (!m->cur || now - m->t >= half) {
+		/* a half with no value in between leaves nothing to keep */
+		m->prev = m->cur && now - m->t < 2 * (u64)half ? m->cur : 0;
+		m->cur = v;
+		m->t = now;
+	} else if (v < m->cur) {
+		m->cur = v;
+	}
+}
+
+static inline u32 rapid_wmin_get(const struct rapid_wmin *m)
+{
+	if (!m->prev || (m->cur && m->cur < m->prev))
+		return m->cur;
+	return m->prev;
+}
+
+/* The path's base RTT, us: TCP's min RTT, at least base_med (0: none). */
+static inline u32 rapid_base_rtt(u32 min_rtt_us, u32 base_med_us)
+{
+	if (min_rtt_us == U32_MAX)
+		return base_med_us ? base_med_us : U32_MAX;
+	return base_med_us > min_rtt_us ? base_med_us : min_rtt_us;
+}
+
+/*
+ * A stream's standing-queue sample, us: its lowest RTT @low_us (U32_MAX:
+ * none) less TCP's min RTT, at most its median @med_us (0: none) less
+ * @base_med_us (0: none yet).
+ */
+static inline u32 rapid_qd_sample(u32 low_us, u32 min_rtt_us, u32 med_us,
+				  u32 base_med_us)
+{
+	u32 qd, qd_med;
+
+	if (low_us == U32_MAX)
+		return 0;
+	qd = low_us > min_rtt_us ? low_us - min_rtt_us : 0;
+	if (med_us && base_med_us) {
+		qd_med = med_us > base_med_us ? med_us - base_med_us : 0;
+		if (qd_med < qd)
+			qd = qd_med;
+	}
+	return qd;
+}
+
+/*
  * The standing queue the loss responses look at (tcp_rapid.c,
  * rapid_queue_delay_us(); the scale engine's driver too), us: the larger of
- * the last completed stream's sample @qd_us and the lowest RTT since then
- * (@win_rtt_us, U32_MAX: none) less the path's minimum @base_us, less the
- * RTT's noise (rapid_qd_denoise(), @mdev_us unscaled).
+ * the last completed stream's sample @qd_us and the sample of the RTTs
+ * since then (@cur_qd_us, rapid_qd_sample()), less the RTT's noise
+ * (rapid_qd_denoise() against the base RTT @base_us, @mdev_us unscaled).
  */
-static inline u32 rapid_standing_qd(u32 qd_us, u32 win_rtt_us, u32 base_us,
+static inline u32 rapid_standing_qd(u32 qd_us, u32 cur_qd_us, u32 base_us,
 				    u32 mdev_us)
 {
-	if (win_rtt_us != U32_MAX && win_rtt_us > base_us &&
-	    win_rtt_us - base_us > qd_us)
-		qd_us = win_rtt_us - base_us;
+	if (cur_qd_us > qd_us)
+		qd_us = cur_qd_us;
 	return rapid_qd_denoise(qd_us, mdev_us, base_us);
 }
 

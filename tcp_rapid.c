@@ -242,7 +242,18 @@ struct rapid_ring {
 	u32 win_rtt_us;			/* lowest RTT sample since the last
 					 * stream completed, us (U32_MAX: none)
 					 */
-	u32 qd_us;			/* standing queue: that minus min RTT, us */
+	struct rapid_rtt_win rtt_win;	/* ... and the first of them */
+	struct rapid_wmin base_med;	/* lowest median of a stream's RTT
+					 * samples, us, over TCP's min-RTT
+					 * window (time in jiffies;
+					 * rapid_base_rtt())
+					 */
+	u32 reord_seen;			/* tp->reord_seen at the last stream */
+	u32 reord_t;			/* when it last changed, jiffies */
+	u8 reordered;			/* ... within TCP's min-RTT window */
+	u32 qd_us;			/* standing queue: rapid_qd_sample() of
+					 * the last completed stream, us
+					 */
 	u8 fb_quiet;			/* streams completed since the last
 					 * feedback option for a stream in flight
 					 */
@@ -601,29 +612,53 @@ static void rapid_set_cwnd(struct sock *sk)
 }
 
 /*
- * The standing queue the loss responses look at, us: the lowest RTT since
- * the last stream completed (or over that stream) minus the path's minimum
- * RTT, less the RTT's own noise (rapid_qd_denoise(); mdev_us is 4x
- * scaled): on a jittery path a loss must not pass for congestion.  (The
- * drain takes qd as it is: there a false queue costs at most drain_max of
- * the rate, here it would cost the loss reductions.)
+ * base_med (rapid_base_rtt()) while the path reorders, 0 otherwise: on a
+ * path that delivers in order TCP's min RTT is exact.  TCP counted a
+ * reordering event within its min-RTT window (rapid_sample_queue()).
+ */
+static u32 rapid_base_med_us(const struct sock *sk)
+{
+	const struct rapid *ca = inet_csk_ca(sk);
+
+	if (!ca->ring || !ca->ring->reordered)
+		return 0;
+	return rapid_wmin_get(&ca->ring->base_med);
+}
+
+/* The path's base RTT, us (rapid_base_rtt()). */
+static u32 rapid_base_rtt_us(const struct sock *sk)
+{
+	return rapid_base_rtt(tcp_min_rtt(tcp_sk(sk)), rapid_base_med_us(sk));
+}
+
+/*
+ * The standing queue the loss responses look at, us: the sample of the
+ * RTTs since the last stream completed (or of that stream,
+ * rapid_qd_sample()), less the RTT's own noise (rapid_qd_denoise();
+ * mdev_us is 4x scaled): on a jittery path a loss must not pass for
+ * congestion.  (The drain takes qd as it is: there a false queue costs at
+ * most drain_max of the rate, here it would cost the loss reductions.)
  */
 static u32 rapid_queue_delay_us(struct sock *sk)
 {
 	const struct rapid *ca = inet_csk_ca(sk);
 	const struct tcp_sock *tp = tcp_sk(sk);
+	u32 cur;
 
 	if (!ca->ring)
 		return 0;
-	return rapid_standing_qd(ca->ring->qd_us, ca->ring->win_rtt_us,
-				 tcp_min_rtt(tp), tp->mdev_us >> 2);
+	cur = rapid_qd_sample(ca->ring->win_rtt_us, tcp_min_rtt(tp),
+			      rapid_rtt_win_median(&ca->ring->rtt_win),
+			      rapid_base_med_us(sk));
+	return rapid_standing_qd(ca->ring->qd_us, cur, rapid_base_rtt_us(sk),
+				 tp->mdev_us >> 2);
 }
 
 /* A loss is congestive when a standing queue comes with it. */
 static bool rapid_loss_is_congestive(struct sock *sk)
 {
 	return rapid_loss_congestive(rapid_queue_delay_us(sk),
-				     tcp_min_rtt(tcp_sk(sk)));
+				     rapid_base_rtt_us(sk));
 }
 
 /* ---- stream records ------------------------------------------------- */
@@ -752,7 +787,7 @@ static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest,
 	if (ca->ring) {
 		ca->ring->abest_kbps = rapid_rate_to_kbps(abest);
 		cfg.queue_free = rapid_queue_free(ca->ring->qd_us,
-						  tcp_min_rtt(tcp_sk(sk)));
+						  rapid_base_rtt_us(sk));
 	}
 	rapid_ctl_on_abest_law(&ca->ctl, &cfg, ca->ring ? &ca->ring->hist : NULL,
 			       ca->ring ? &ca->ring->law : NULL, stream_id,
@@ -866,7 +901,7 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 	    READ_ONCE(rapid_p_law.val) != RAPID_LAW_QUEUE &&
 	    !ca->ring->law.compete)
 		abest = rapid_drain_abest(abest, ca->ring->qd_us,
-					  tcp_min_rtt(tcp_sk(sk)),
+					  rapid_base_rtt_us(sk),
 					  READ_ONCE(rapid_p_drain_max.val));
 	if (abest)
 		rapid_on_abest(sk, id, abest, dr);
@@ -1084,7 +1119,7 @@ static void rapid_update_law(struct sock *sk, u32 id)
 
 	rapid_law_queue(&ca->ring->law, now, ca->ring->qd_us, srtt);
 	rapid_load_cfg(&cfg);
-	rapid_law_competing(&ca->ring->law, &cfg, tcp_min_rtt(tp),
+	rapid_law_competing(&ca->ring->law, &cfg, rapid_base_rtt_us(sk),
 			    ca->ctl.r_avg, now);
 	/* the report's law: traced while competing and when it ends */
 	if (cfg.law != RAPID_LAW_QUEUE && !ca->ring->law.compete && !was)
@@ -1120,15 +1155,28 @@ static void rapid_check_fb_lapse(struct sock *sk)
 /* The standing-queue sample of completed stream id, then the law's clock. */
 static void rapid_sample_queue(struct sock *sk, u32 id)
 {
+	const struct tcp_sock *tp = tcp_sk(sk);
 	struct rapid *ca = inet_csk_ca(sk);
-	u32 base;
+	struct rapid_ring *ring = ca->ring;
+	u32 med, wlen;
 
-	if (!ca->ring || ca->ring->win_rtt_us == U32_MAX)
+	if (!ring || ring->win_rtt_us == U32_MAX)
 		return;
-	base = tcp_min_rtt(tcp_sk(sk));
-	ca->ring->qd_us = ca->ring->win_rtt_us > base ?
-			  ca->ring->win_rtt_us - base : 0;
-	ca->ring->win_rtt_us = U32_MAX;
+	med = rapid_rtt_win_median(&ring->rtt_win);
+	/* TCP's own min-RTT window (tcp_update_rtt_min()) */
+	wlen = READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_min_rtt_wlen) * HZ;
+	rapid_wmin_update(&ring->base_med, med, tcp_jiffies32, wlen / 2);
+	if (tp->reord_seen != ring->reord_seen) {
+		ring->reord_seen = tp->reord_seen;
+		ring->reord_t = tcp_jiffies32;
+		ring->reordered = 1;
+	} else if (ring->reordered && tcp_jiffies32 - ring->reord_t > wlen) {
+		ring->reordered = 0;
+	}
+	ring->qd_us = rapid_qd_sample(ring->win_rtt_us, tcp_min_rtt(tp), med,
+				      rapid_base_med_us(sk));
+	ring->win_rtt_us = U32_MAX;
+	ring->rtt_win.n = 0;
 	rapid_update_law(sk, id);
 }
 
@@ -1934,8 +1982,10 @@ static void rapid_cong_control(COMPAT_CONG_CONTROL_ARGS)
 	if (!ca->ctl.n)
 		return;
 	/* the lowest RTT of the stream being acknowledged: standing queue */
-	if (ca->ring && rs->rtt_us > 0)
+	if (ca->ring && rs->rtt_us > 0) {
 		ca->ring->win_rtt_us = min_t(u32, ca->ring->win_rtt_us, rs->rtt_us);
+		rapid_rtt_win_push(&ca->ring->rtt_win, rs->rtt_us);
+	}
 	rapid_update_dr(sk, rs);
 	rapid_feed_sest(sk);
 	rapid_apply_fb(sk);

@@ -255,7 +255,11 @@ static uint32_t queue_delay_us(struct flow *f)
 {
 	struct rapid *ca = f->ca;
 
-	return rapid_standing_qd(ca->qd_us, ca->win_rtt_us, flow_min_rtt_us(f),
+	/* the engine delivers in order: no base_med (rapid_reorder_seen()) */
+	return rapid_standing_qd(ca->qd_us,
+				 rapid_qd_sample(ca->win_rtt_us,
+						 flow_min_rtt_us(f), 0, 0),
+				 flow_min_rtt_us(f),
 				 (uint32_t)(f->mdev_us4 >> 2));
 }
 

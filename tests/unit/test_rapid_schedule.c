@@ -1754,17 +1754,83 @@ static void test_congestive(void)
 	tap_eq(rapid_qd_denoise(7000, 0, 20000), 7000, "denoise: no noise, all queue");
 	tap_eq(rapid_qd_denoise(1200000, 300000, 20000), 1190000,
 	       "denoise: a filling buffer (mdev 300 ms) keeps its queue: allowance <= base / 2");
-	/* rapid_standing_qd(): max(stream sample, lowest RTT since - base), denoised */
-	tap_eq(rapid_standing_qd(3000, U32_MAX, 40000, 0), 3000,
-	       "standing_qd: no RTT since the stream: its sample");
-	tap_eq(rapid_standing_qd(3000, 48000, 40000, 0), 8000,
-	       "standing_qd: a higher lowest RTT since (48 - 40 ms) wins");
-	tap_eq(rapid_standing_qd(3000, 41000, 40000, 0), 3000,
+	/* rapid_standing_qd(): max(stream sample, the sample since), denoised */
+	tap_eq(rapid_standing_qd(3000, 0, 40000, 0), 3000,
+	       "standing_qd: nothing since the stream: its sample");
+	tap_eq(rapid_standing_qd(3000, 8000, 40000, 0), 8000,
+	       "standing_qd: a higher sample since (48 - 40 ms) wins");
+	tap_eq(rapid_standing_qd(3000, 1000, 40000, 0), 3000,
 	       "standing_qd: a lower one does not lower the sample");
-	tap_eq(rapid_standing_qd(3000, 39000, 40000, 0), 3000,
-	       "standing_qd: an RTT below the minimum counts nothing");
-	tap_eq(rapid_standing_qd(3000, 48000, 40000, 1000), 6000,
+	tap_eq(rapid_standing_qd(3000, 8000, 40000, 1000), 6000,
 	       "standing_qd: less 2 x mdev (1 ms) of noise");
+}
+
+/* The base RTT and the queue sample on a path that reorders (robust-base). */
+static void test_robust_base(void)
+{
+	struct rapid_rtt_win w = { .n = 0 };
+	struct rapid_wmin m = { 0 };
+	u32 i;
+
+	tap_eq(rapid_rtt_win_median(&w), 0, "rtt_win: no sample, no median");
+	rapid_rtt_win_push(&w, 60000);
+	tap_eq(rapid_rtt_win_median(&w), 60000, "rtt_win: one sample is its median");
+	/* 60 ms samples, one in four 30 ms ahead (netem's reorder 25%) */
+	w.n = 0;
+	for (i = 0; i < 12; i++)
+		rapid_rtt_win_push(&w, i % 4 ? 60000 + i : 30000);
+	/* sorted: 30000 x 3, 60001 60002 60003 60005 ...: the upper middle */
+	tap_eq(rapid_rtt_win_median(&w), 60005,
+	       "rtt_win: a quarter of fast samples do not move the median");
+	for (i = 0; i < 40; i++)
+		rapid_rtt_win_push(&w, 1);
+	tap_eq(w.n, RAPID_RTT_SAMPLES, "rtt_win: keeps the first RAPID_RTT_SAMPLES only");
+	tap_eq(rapid_rtt_win_median(&w), 60002,
+	       "rtt_win: ... 4 more of 1 us: 7 of 16 fast, the median is still a slow one");
+	w.n = 255;	/* corrupt count: bounded */
+	tap_ok(rapid_rtt_win_median(&w) > 0, "rtt_win: a count above the array reads the array");
+	rapid_rtt_win_push(&w, 5);
+	tap_eq(w.n, 255, "rtt_win: ... and a push past it writes nothing");
+
+	/* windowed minimum in halves of 100 ticks */
+	tap_eq(rapid_wmin_get(&m), 0, "wmin: empty");
+	rapid_wmin_update(&m, 0, 5, 100);
+	tap_eq(rapid_wmin_get(&m), 0, "wmin: 0 is no value");
+	rapid_wmin_update(&m, 60000, 10, 100);
+	rapid_wmin_update(&m, 61000, 50, 100);
+	tap_eq(rapid_wmin_get(&m), 60000, "wmin: the lowest of the half");
+	rapid_wmin_update(&m, 62000, 120, 100);
+	tap_eq(rapid_wmin_get(&m), 60000, "wmin: the half before still counts");
+	rapid_wmin_update(&m, 63000, 230, 100);
+	tap_eq(rapid_wmin_get(&m), 62000, "wmin: two halves later it is gone");
+	rapid_wmin_update(&m, 64000, 500, 100);
+	tap_eq(rapid_wmin_get(&m), 64000,
+	       "wmin: after a gap of halves without values, only the new one");
+	rapid_wmin_update(&m, 50000, 0x10, 100);	/* the clock wrapped */
+	tap_eq(rapid_wmin_get(&m), 50000, "wmin: a clock that wraps starts a new half");
+	rapid_wmin_update(&m, 70000, 0x20, 0);
+	tap_eq(rapid_wmin_get(&m), 70000, "wmin: half 0 keeps the newest value only");
+
+	tap_eq(rapid_base_rtt(30000, 0), 30000, "base_rtt: no base_med, TCP's min RTT");
+	tap_eq(rapid_base_rtt(30000, 60000), 60000,
+	       "base_rtt: reordering: the lowest stream median, not the fast packets' 30 ms");
+	tap_eq(rapid_base_rtt(60000, 60400), 60400,
+	       "base_rtt: in order the median adds a few packets at most");
+	tap_eq(rapid_base_rtt(61000, 60000), 61000, "base_rtt: never below TCP's min RTT");
+	tap_eq(rapid_base_rtt(U32_MAX, 0), U32_MAX, "base_rtt: nothing known");
+	tap_eq(rapid_base_rtt(U32_MAX, 60000), 60000, "base_rtt: base_med before any min RTT");
+
+	tap_eq(rapid_qd_sample(U32_MAX, 30000, 60000, 60000), 0, "qd_sample: no RTT sample, no queue");
+	tap_eq(rapid_qd_sample(62000, 60000, 0, 0), 2000, "qd_sample: in order: lowest RTT - min RTT");
+	tap_eq(rapid_qd_sample(59000, 60000, 0, 0), 0, "qd_sample: below the min RTT: none");
+	tap_eq(rapid_qd_sample(61000, 30000, 62000, 60000), 2000,
+	       "qd_sample: reordering: the min RTT says 31 ms, the median 2 ms");
+	tap_eq(rapid_qd_sample(30500, 30000, 71000, 60000), 500,
+	       "qd_sample: a fast packet in the stream: the smaller (0.5 ms)");
+	tap_eq(rapid_qd_sample(61000, 60000, 59000, 60000), 0,
+	       "qd_sample: a median below base_med is no queue");
+	tap_eq(rapid_qd_sample(U32_MAX - 1, 0, U32_MAX, 1), U32_MAX - 1,
+	       "qd_sample: huge values do not wrap");
 }
 
 static void test_ss_floor(void)
@@ -2208,6 +2274,7 @@ int main(void)
 	test_ss_floor();
 	test_drain();
 	test_congestive();
+	test_robust_base();
 	test_rho();
 	test_paper_defaults();
 	test_rates_vs_reference();
