@@ -165,6 +165,10 @@ static_assert(RAPID_F_FQ == 0x01 && RAPID_F_INTERNAL == 0x02 &&
  */
 #define RAPID_INFO_COMPETE	BIT(8)	/* competing with a standing queue */
 #define RAPID_INFO_KEEP		BIT(9)	/* the keep after competing holds */
+#define RAPID_INFO_REORDER	BIT(10)	/* the path reorders: the base RTT is
+					 * the lowest stream median
+					 * (rapid_base_rtt())
+					 */
 
 /*
  * Streams completed without a feedback option for a stream in flight
@@ -616,11 +620,20 @@ static void rapid_set_cwnd(struct sock *sk)
  * path that delivers in order TCP's min RTT is exact.  TCP counted a
  * reordering event within its min-RTT window (rapid_sample_queue()).
  */
+static bool rapid_reordered(const struct sock *sk)
+{
+	const struct rapid *ca = inet_csk_ca(sk);
+
+	/* the count moved since the last stream: at once, not a stream late */
+	return ca->ring && (ca->ring->reordered ||
+			    tcp_sk(sk)->reord_seen != ca->ring->reord_seen);
+}
+
 static u32 rapid_base_med_us(const struct sock *sk)
 {
 	const struct rapid *ca = inet_csk_ca(sk);
 
-	if (!ca->ring || !ca->ring->reordered)
+	if (!rapid_reordered(sk))
 		return 0;
 	return rapid_wmin_get(&ca->ring->base_med);
 }
@@ -2082,13 +2095,16 @@ static u32 rapid_min_tso_segs(struct sock *sk)
 	return 1;
 }
 
-/* RAPID_INFO_* of the law's state (the ring holds it; none without). */
-static u32 rapid_info_law_flags(const struct rapid_ring *ring)
+/* RAPID_INFO_* of the state the ring holds (none without it). */
+static u32 rapid_info_state_flags(const struct sock *sk,
+				  const struct rapid_ring *ring)
 {
 	u32 f = 0;
 
 	if (!ring)
 		return 0;
+	if (rapid_reordered(sk))
+		f |= RAPID_INFO_REORDER;
 	if (READ_ONCE(ring->law.compete))
 		f |= RAPID_INFO_COMPETE;
 	if (READ_ONCE(ring->law.keep_rate))
@@ -2100,7 +2116,9 @@ static u32 rapid_info_law_flags(const struct rapid_ring *ring)
  * get_info (cc_info.h).  `ss -ti` gets struct tcp_bbr_info with what ss
  * labels each field:
  *   bbr_bw_lo/hi     r_avg of the next stream, bytes/s  (ss bw: in bit/s)
- *   bbr_min_rtt      TCP's min RTT, us                  (ss mrtt: in ms)
+ *   bbr_min_rtt      RAPID's base RTT, us (TCP's min RTT
+ *                    but on a path that reorders,
+ *                    rapid_base_rtt())                  (ss mrtt: in ms)
  *   bbr_cwnd_gain    cwnd / (r_avg * min_rtt), 1/256
  *   bbr_pacing_gain  0 (streams chirp around r_avg: no one gain; omitted)
  * getsockopt(TCP_CC_INFO) gets struct rapid_cc_info: r_avg, the last
@@ -2120,7 +2138,7 @@ static size_t rapid_get_info(struct sock *sk, u32 ext, int *attr,
 			.r_avg_hi = (u32)(bw >> 32),
 			.abest_kbps = ring ? READ_ONCE(ring->abest_kbps) : 0,
 			.flags = READ_ONCE(ca->flags) |
-				 rapid_info_law_flags(ring),
+				 rapid_info_state_flags(sk, ring),
 			.m_milli = READ_ONCE(ca->ctl.m),
 			.phase = READ_ONCE(ca->ctl.phase),
 			.n = READ_ONCE(ca->ctl.n),
@@ -2134,7 +2152,7 @@ static size_t rapid_get_info(struct sock *sk, u32 ext, int *attr,
 	if (ext & (1 << (INET_DIAG_BBRINFO - 1)) ||
 	    ext & (1 << (INET_DIAG_VEGASINFO - 1))) {
 		const struct tcp_sock *tp = tcp_sk(sk);
-		u32 min_rtt = tcp_min_rtt(tp);
+		u32 min_rtt = rapid_base_rtt_us(sk);
 
 		if (min_rtt == ~0U)
 			min_rtt = 0;

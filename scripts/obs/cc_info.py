@@ -46,7 +46,8 @@ SYS_PIDFD_GETFD = 438
 RAPID_PHASES = {0: "slow-start", 1: "steady", 2: "fixed"}
 RAPID_FLAGS = [(1, "fq"), (2, "internal-pacing"), (4, "no-records"), (8, "injected"),
                (16, "loss"), (32, "ring-full"), (64, "receiver-feedback"),
-               (128, "sender-estimate"), (256, "competing"), (512, "keep")]
+               (128, "sender-estimate"), (256, "competing"), (512, "keep"),
+               (1024, "reordering")]
 PERT_REGIONS = {0: "no-sample", 1: "high-speed", 2: "safe", 3: "compete"}
 
 # the TCP_CC_INFO records of cc_info.h (native byte order, no padding)

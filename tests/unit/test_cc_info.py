@@ -53,6 +53,8 @@ def main():
     rr = cc_info.record("rapid", struct.pack("=IIIHBBI", 5965000, 0, 48000, 1070, 1, 30, 0x301))
     T.check("rapid record: the law's state flags, competing (256) and keep (512)",
             rr["flags"] == ["fq", "competing", "keep"], str(rr))
+    rr = cc_info.record("rapid", struct.pack("=IIIHBBI", 5965000, 0, 48000, 1070, 1, 30, 0x401))
+    T.check("rapid record: the path reorders (1024)", rr["flags"] == ["fq", "reordering"], str(rr))
     pr = cc_info.record("pert", struct.pack("=IIIHHBBBB", 42, 12500, 73100, 1500, 332, 3, 1, 0, 0))
     T.check("pert record: 42 responses, curq 12.5 ms, p 0.0731, alpha 1.5, beta 0.332, compete",
             pr == {"early_responses": 42, "curq_ms": 12.5, "prob": 0.0731, "alpha": 1.5,

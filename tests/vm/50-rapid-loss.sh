@@ -10,7 +10,9 @@
 #    with ABest coming back (lab injection) slow start ends at it again;
 #  - an isolated loss (one stream in ten) changes nothing;
 #  - random loss (5%, no standing queue) changes nothing either, and is
-#    counted as such (loss_random);
+#    counted as such (loss_random), also on a path that reorders, where
+#    TCP's min RTT is the overtaking packets' (docs/rapid-deviations.md,
+#    "The base RTT on a path that reorders");
 #  - congestive loss in consecutive streams (the bottleneck drops to 5
 #    Mbit/s under the 10 Mbit/s sender: its buffer fills, then overflows):
 #    r_avg *= 0.7, one step at a time, the first within one RTT of the
@@ -59,7 +61,7 @@ mkdir -p "$KEEP"
 lab_allow_cc rapid
 lab_dumbbell --rate 200mbit --rtt 20 --buffer 500
 snd=${LAB_SND[0]}
-rapid_sink "$LAB_RCV" --port 5701 --port 5702 --port 5703 --port 5704 || { kt_fail "sink starts"; kt_done; }
+rapid_sink "$LAB_RCV" --port 5701 --port 5702 --port 5703 --port 5704 --port 5705 || { kt_fail "sink starts"; kt_done; }
 INJ=$RAPID_P/inject_abest_kbps
 
 # RTO: 10 Mbit/s, an outage of the data path (netem drops everything)
@@ -206,6 +208,39 @@ read -r react rtt <<<"$(res react "$KT_TMP/cong.res")"
 kt_diag "congestive: first reduction ${react:-none} s after the first retransmission (RTT then ${rtt:-?} s)"
 kt_cmp "congestive loss: the first reduction within one RTT of the first retransmission (s)" \
 	"${react:-99}" "<" "${rtt:-0}"
+
+# Random loss on a path that reorders (last: after lab_set_data_netem's
+# "tc qdisc change" without it, tc still shows the reorder setting, so
+# nothing runs after it here): from 1.2 s on netem sends 10% of
+# the data packets without the path's 10 ms (they overtake the others) and
+# drops 3%.  TCP's min RTT then reads ~10 ms on this 20 ms path, so each
+# stream's lowest RTT lay 10 ms "above" it: a standing queue of 10 ms
+# against the 2.5 ms of the congestion test, every loss congestive, r_avg
+# x0.7 (the old rule).  The base RTT from the streams' median RTTs while
+# TCP counts reordering (docs/rapid-deviations.md#robust-base) sees no
+# queue at 10 Mbit/s of a 200 Mbit/s link: the losses are random.
+lr0=$(kt_modstat tcp_rapid loss_random)
+hold_run reo 5705 4 --at "1.2:$KT_TMP/reo=1" &
+pid=$!
+wait_file "$KT_TMP/reo" && lab_set_data_netem "delay 10ms reorder 10% loss 3%"
+wait $pid
+lab_set_data_netem ""
+loss_summary "$KEEP/reo.jsonl" >"$KT_TMP/reo.res"
+"$PY" - "$KEEP/reo.jsonl" >"$KT_TMP/reo.flags" <<'EOF'
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1]) if '"bw"' in l]
+late = [r for r in s if r["t"] >= 2.5]
+print(int(any(r["flags"] & 1024 for r in late)), min((r.get("min_rtt_us", 0) for r in late), default=0))
+EOF
+read -r reof reomin <"$KT_TMP/reo.flags"
+kt_diag "reordering: start (bw phase) $(res start "$KT_TMP/reo.res"); end (bw loss-flag retrans) $(res end "$KT_TMP/reo.res"); Mbit/s $(res bws "$KT_TMP/reo.res"); TCP's min RTT ${reomin:-?} us, REORDER flag ${reof:-?}"
+read -r bw lossf retr <<<"$(res end "$KT_TMP/reo.res")"
+kt_cmp "reordering: TCP's min RTT is the overtaking packets' (us, the path's is 20 ms)" "${reomin:-0}" "<" 15000
+kt_cmp "reordering: the REORDER state flag (1024) is set" "${reof:-0}" "==" 1
+kt_cmp "reordering + random loss: packets were retransmitted (count)" "${retr:-0}" ">=" 10
+kt_cmp "reordering + random loss: r_avg unchanged (steps)" "$(res steps "$KT_TMP/reo.res" | cut -d' ' -f1)" "==" 0
+kt_cmp "reordering + random loss: no LOSS flag" "${lossf:-1}" "==" 0
+kt_cmp "reordering + random loss: losses counted as random (loss_random)" "$(( $(kt_modstat tcp_rapid loss_random) - lr0 ))" ">" 0
 
 # the next suites of this boot get tcp_rapid with its defaults again
 kt_check "tcp_rapid reloaded with its default parameters" rapid_reload
