@@ -169,20 +169,27 @@ kt_cmp "isolated loss: packets were retransmitted (count)" "${retr:-0}" ">=" 2
 kt_cmp "isolated loss: r_avg unchanged (steps)" "$(res steps "$KT_TMP/iso.res" | cut -d' ' -f1)" "==" 0
 kt_cmp "isolated loss: no LOSS flag" "${lossf:-1}" "==" 0
 
+# random_run NAME PORT NETEM LABEL: a held flow with NETEM on the data path
+# from 1.2 s on, no queue; its losses must all count as random.
+random_run() {
+	local name=$1 port=$2 netem=$3 label=$4 lr0 pid bw lossf retr
+	lr0=$(kt_modstat tcp_rapid loss_random)
+	hold_run "$name" "$port" 4 --at "1.2:$KT_TMP/$name.on=1" &
+	pid=$!
+	wait_file "$KT_TMP/$name.on" && lab_set_data_netem "$netem"
+	wait $pid
+	lab_set_data_netem ""
+	loss_summary "$KEEP/$name.jsonl" >"$KT_TMP/$name.res"
+	kt_diag "$label: start (bw phase) $(res start "$KT_TMP/$name.res"); end (bw loss-flag retrans) $(res end "$KT_TMP/$name.res"); Mbit/s $(res bws "$KT_TMP/$name.res")"
+	read -r bw lossf retr <<<"$(res end "$KT_TMP/$name.res")"
+	kt_cmp "$label: packets were retransmitted (count)" "${retr:-0}" ">=" 10
+	kt_cmp "$label: r_avg unchanged (steps)" "$(res steps "$KT_TMP/$name.res" | cut -d' ' -f1)" "==" 0
+	kt_cmp "$label: no LOSS flag" "${lossf:-1}" "==" 0
+	kt_cmp "$label: losses counted as random (loss_random)" "$(( $(kt_modstat tcp_rapid loss_random) - lr0 ))" ">" 0
+}
+
 # Persistent random loss: 5% on the data path from 1.2 s on, no queue.
-lr0=$(kt_modstat tcp_rapid loss_random)
-hold_run pers 5703 4 --at "1.2:$KT_TMP/lossy=1" &
-pid=$!
-wait_file "$KT_TMP/lossy" && lab_set_data_netem "loss 5%"
-wait $pid
-lab_set_data_netem ""
-loss_summary "$KEEP/pers.jsonl" >"$KT_TMP/pers.res"
-kt_diag "random: start (bw phase) $(res start "$KT_TMP/pers.res"); end (bw loss-flag retrans) $(res end "$KT_TMP/pers.res"); Mbit/s $(res bws "$KT_TMP/pers.res")"
-read -r bw lossf retr <<<"$(res end "$KT_TMP/pers.res")"
-kt_cmp "random loss: packets were retransmitted (count)" "${retr:-0}" ">=" 10
-kt_cmp "random loss: r_avg unchanged (steps)" "$(res steps "$KT_TMP/pers.res" | cut -d' ' -f1)" "==" 0
-kt_cmp "random loss: no LOSS flag" "${lossf:-1}" "==" 0
-kt_cmp "random loss: losses counted as random (loss_random)" "$(( $(kt_modstat tcp_rapid loss_random) - lr0 ))" ">" 0
+random_run pers 5703 "loss 5%" "random loss"
 
 # Persistent congestive loss: the bottleneck drops from 200 to 5 Mbit/s
 # at 1.2 s under the 10 Mbit/s sender; its 500-packet buffer fills in
@@ -219,13 +226,7 @@ kt_cmp "congestive loss: the first reduction within one RTT of the first retrans
 # x0.7 (the old rule).  The base RTT from the streams' median RTTs while
 # TCP counts reordering (docs/rapid-deviations.md#robust-base) sees no
 # queue at 10 Mbit/s of a 200 Mbit/s link: the losses are random.
-lr0=$(kt_modstat tcp_rapid loss_random)
-hold_run reo 5705 4 --at "1.2:$KT_TMP/reo=1" &
-pid=$!
-wait_file "$KT_TMP/reo" && lab_set_data_netem "delay 10ms reorder 10% loss 3%"
-wait $pid
-lab_set_data_netem ""
-loss_summary "$KEEP/reo.jsonl" >"$KT_TMP/reo.res"
+random_run reo 5705 "delay 10ms reorder 10% loss 3%" "reordering + random loss"
 "$PY" - "$KEEP/reo.jsonl" >"$KT_TMP/reo.flags" <<'EOF'
 import json, sys
 s = [json.loads(l) for l in open(sys.argv[1]) if '"bw"' in l]
@@ -233,14 +234,9 @@ late = [r for r in s if r["t"] >= 2.5]
 print(int(any(r["flags"] & 1024 for r in late)), min((r.get("min_rtt_us", 0) for r in late), default=0))
 EOF
 read -r reof reomin <"$KT_TMP/reo.flags"
-kt_diag "reordering: start (bw phase) $(res start "$KT_TMP/reo.res"); end (bw loss-flag retrans) $(res end "$KT_TMP/reo.res"); Mbit/s $(res bws "$KT_TMP/reo.res"); TCP's min RTT ${reomin:-?} us, REORDER flag ${reof:-?}"
-read -r bw lossf retr <<<"$(res end "$KT_TMP/reo.res")"
+kt_diag "reordering: TCP's min RTT ${reomin:-?} us, REORDER flag ${reof:-?}"
 kt_cmp "reordering: TCP's min RTT is the overtaking packets' (us, the path's is 20 ms)" "${reomin:-0}" "<" 15000
 kt_cmp "reordering: the REORDER state flag (1024) is set" "${reof:-0}" "==" 1
-kt_cmp "reordering + random loss: packets were retransmitted (count)" "${retr:-0}" ">=" 10
-kt_cmp "reordering + random loss: r_avg unchanged (steps)" "$(res steps "$KT_TMP/reo.res" | cut -d' ' -f1)" "==" 0
-kt_cmp "reordering + random loss: no LOSS flag" "${lossf:-1}" "==" 0
-kt_cmp "reordering + random loss: losses counted as random (loss_random)" "$(( $(kt_modstat tcp_rapid loss_random) - lr0 ))" ">" 0
 
 # the next suites of this boot get tcp_rapid with its defaults again
 kt_check "tcp_rapid reloaded with its default parameters" rapid_reload
