@@ -851,11 +851,6 @@ static inline void rapid_hist_reset(struct rapid_abest_hist *h)
 	*h = (struct rapid_abest_hist){ 0 };
 }
 
-/*
- * Record `abest` and return the median of the newest min(count, window)
- * estimates (window clamped to 1..RAPID_MEDIAN_MAX); of an even number the
- * upper middle one, so that one low estimate alone never decreases r_avg.
- */
 /* The i-th newest estimate (0: the newest); i < count. */
 static inline u64 rapid_hist_newest(const struct rapid_abest_hist *h, u32 i)
 {
@@ -863,11 +858,26 @@ static inline u64 rapid_hist_newest(const struct rapid_abest_hist *h, u32 i)
 		       RAPID_MEDIAN_MAX];
 }
 
+/* Insert x into v[0..n), sorted ascending (v has room for n + 1). */
+static inline void rapid_sorted_insert(u64 *v, u32 n, u64 x)
+{
+	u32 j;
+
+	for (j = n; j > 0 && v[j - 1] > x; j--)
+		v[j] = v[j - 1];
+	v[j] = x;
+}
+
+/*
+ * Record `abest` and return the median of the newest min(count, window)
+ * estimates (window clamped to 1..RAPID_MEDIAN_MAX); of an even number the
+ * upper middle one, so that one low estimate alone never decreases r_avg.
+ */
 static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
 					 u64 abest, u32 window)
 {
-	u64 v[RAPID_MEDIAN_MAX], x;
-	u32 n, i, j;
+	u64 v[RAPID_MEDIAN_MAX];
+	u32 n, i;
 
 	if (window < 1)
 		window = 1;
@@ -881,12 +891,8 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
 		h->count++;
 	n = h->count < window ? h->count : window;
 	/* the newest n, insertion-sorted ascending (n <= 7) */
-	for (i = 0; i < n; i++) {
-		x = rapid_hist_newest(h, i);
-		for (j = i; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
+	for (i = 0; i < n; i++)
+		rapid_sorted_insert(v, i, rapid_hist_newest(h, i));
 	return v[n / 2];
 }
 
@@ -2092,19 +2098,16 @@ static inline void rapid_rtt_win_push(struct rapid_rtt_win *w, u32 rtt_us)
 /* The median of the samples (of an even number the upper one); 0: none. */
 static inline u32 rapid_rtt_win_median(const struct rapid_rtt_win *w)
 {
-	u32 v[RAPID_RTT_SAMPLES], x, i, j, n = w->n;
+	u64 v[RAPID_RTT_SAMPLES];
+	u32 i, n = w->n;
 
 	if (!n)
 		return 0;
 	if (n > RAPID_RTT_SAMPLES)
 		n = RAPID_RTT_SAMPLES;
-	for (i = 0; i < n; i++) {
-		x = w->us[i];
-		for (j = i; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-	return v[n / 2];
+	for (i = 0; i < n; i++)
+		rapid_sorted_insert(v, i, w->us[i]);
+	return (u32)v[n / 2];
 }
 
 /*

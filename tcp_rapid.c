@@ -656,13 +656,15 @@ static u32 rapid_queue_delay_us(struct sock *sk)
 {
 	const struct rapid *ca = inet_csk_ca(sk);
 	const struct tcp_sock *tp = tcp_sk(sk);
-	u32 cur;
+	u32 cur, base_med;
 
 	if (!ca->ring)
 		return 0;
+	/* the median counts only against base_med (rapid_qd_sample()) */
+	base_med = rapid_base_med_us(sk);
 	cur = rapid_qd_sample(ca->ring->win_rtt_us, tcp_min_rtt(tp),
-			      rapid_rtt_win_median(&ca->ring->rtt_win),
-			      rapid_base_med_us(sk));
+			      base_med ? rapid_rtt_win_median(&ca->ring->rtt_win) : 0,
+			      base_med);
 	return rapid_standing_qd(ca->ring->qd_us, cur, rapid_base_rtt_us(sk),
 				 tp->mdev_us >> 2);
 }

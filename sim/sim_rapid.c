@@ -255,7 +255,7 @@ static uint32_t queue_delay_us(struct flow *f)
 {
 	struct rapid *ca = f->ca;
 
-	/* the engine delivers in order: no base_med (rapid_reorder_seen()) */
+	/* the engine delivers in order: no base_med (rapid_reordered()) */
 	return rapid_standing_qd(ca->qd_us,
 				 rapid_qd_sample(ca->win_rtt_us,
 						 flow_min_rtt_us(f), 0, 0),
