@@ -368,10 +368,18 @@ lab_iperf_server() {
 
 # lab_iperf NS DST PORT SECONDS CC OUT.json [extra iperf3 args]: one iperf3
 # client with congestion control CC; the JSON report goes to OUT.json.
+# The client gets SECONDS + LAB_IPERF_GRACE (60) s of (guest) time, then
+# SIGINT (iperf3 still writes its report), then SIGKILL 10 s later: an
+# iperf3 that waits forever on its control connection would otherwise hold
+# a test until its suite's timeout (exit status 124 and a log line then).
 lab_iperf() {
-	local ns=$1 dst=$2 port=$3 secs=$4 cc=$5 out=$6
+	local ns=$1 dst=$2 port=$3 secs=$4 cc=$5 out=$6 bound rc=0
 	shift 6
-	lab_ns "$ns" iperf3 -c "$dst" -p "$port" -t "$secs" -C "$cc" -J "$@" >"$out" 2>&1
+	bound=$(awk -v s="$secs" -v g="${LAB_IPERF_GRACE:-60}" 'BEGIN { print s + g }')
+	lab_ns "$ns" timeout --foreground -s INT -k 10 "$bound" \
+		iperf3 -c "$dst" -p "$port" -t "$secs" -C "$cc" -J "$@" >"$out" 2>&1 || rc=$?
+	[ "$rc" = 124 ] && lab_log "iperf3 to $dst port $port ($cc, $secs s) still ran after $bound s: stopped"
+	return "$rc"
 }
 
 # lab_udp NS DST PORT RATE SECONDS OUT.json [extra iperf3 args]: UDP cross

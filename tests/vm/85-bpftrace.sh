@@ -39,7 +39,22 @@ bt_start() {
 	kt_diag "$script did not start: $(head -c 300 "$out.err")"
 	return 1
 }
-bt_stop() { kill -INT "$BT_PID" 2>/dev/null; wait "$BT_PID"; }
+# bt_stop: SIGINT (bpftrace prints its maps and exits); SIGKILL after 60 s,
+# so that a bpftrace stuck in detaching fails its checks rather than
+# holding the suite until its timeout.
+bt_stop() {
+	local i
+	kill -INT "$BT_PID" 2>/dev/null
+	for i in $(seq 1 300); do
+		kill -0 "$BT_PID" 2>/dev/null || break
+		sleep 0.2
+	done
+	if kill -0 "$BT_PID" 2>/dev/null; then
+		kt_diag "bpftrace (pid $BT_PID) still ran 60 s after SIGINT: killed"
+		kill -KILL "$BT_PID" 2>/dev/null
+	fi
+	wait "$BT_PID"
+}
 
 # chirp-gaps.bt: a fixed-rate RAPID flow (10 Mbit/s average) to port 5501.
 echo 10000 >$RP/fixed_rate_kbps
@@ -98,4 +113,23 @@ wait
 n=$(trace-cmd report -i "$KT_TMP/tc.dat" 2>/dev/null | grep -c 'rapid_stream:')
 kt_diag "trace-cmd: $n rapid_stream events; $(head -c 200 "$KT_TMP/tc.err")"
 kt_cmp "trace-cmd record -e tcp_rapid:rapid_stream; trace-cmd report shows p-streams (lines)" "$n" ">" 20
+
+# lab_iperf is bounded (the CI run of 4f751e2 lost this suite to its
+# 900-s timeout with no iperf3 or bpftrace bound): an iperf3 client whose
+# server accepts the control connection and never answers is stopped
+# after SECONDS + LAB_IPERF_GRACE with exit status 124.
+lab_bg lab_ns "$LAB_RCV" python3 -c 'import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("0.0.0.0", 5509)); s.listen(4)
+c = s.accept()
+time.sleep(600)'
+lab_wait_listen "$LAB_RCV" 5509
+t0=$(date +%s)
+rc=0
+LAB_IPERF_GRACE=3 lab_iperf "$snd" "$LAB_RCV4" 5509 1 cubic "$KT_TMP/mute.json" 2>"$KT_TMP/mute.err" || rc=$?
+t1=$(date +%s)
+kt_diag "mute server: exit $rc after $((t1 - t0)) s; $(head -c 200 "$KT_TMP/mute.err")"
+kt_cmp "lab_iperf stops a client that waits forever (exit status)" "$rc" "==" 124
+kt_cmp "lab_iperf stops it after SECONDS + LAB_IPERF_GRACE (4 s, +10 for SIGKILL)" "$((t1 - t0))" "<=" 15
 kt_done
