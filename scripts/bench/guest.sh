@@ -20,7 +20,7 @@
 #
 # Files of a run: tcp.csv qdisc.csv cbr.csv (sampler), flow<i>.json cbr<j>.json
 # (iperf3 -J), short<k>.csv (response times), events.csv (what ran when),
-# run.json (t0, namespaces, errors), topology.log, tc.txt.
+# run.json (t0, namespaces, errors), topology.log, tc.txt, nstat.txt.
 # Exit status: 0 when every run completed, 1 otherwise.
 set -u
 
@@ -311,6 +311,14 @@ run_one() {
 	kill -TERM "$sampler_pid" 2>/dev/null
 	wait "$sampler_pid" 2>/dev/null
 	tc -n "$LAB_RTR" -s qdisc show dev "$LAB_BN_DEV" >"$W/tc.txt" 2>&1
+	# TCP's counters of each sender namespace (nstat: absolute, zeros
+	# too, no history update): reordering seen (TcpExtTCPSACKReorder,
+	# TCPTSReorder), DSACKs, spurious retransmissions, ...
+	local i
+	for i in "${!LAB_SND[@]}"; do
+		echo "# sender $i (${LAB_SND[$i]})"
+		lab_ns "${LAB_SND[$i]}" nstat -asz 2>&1
+	done >"$W/nstat.txt"
 	bench_trace_stop "$W/trace.txt" "${RUN_TRACE[@]}"
 	{
 		printf '{"id": "%s", "cc": "%s", "t0": %s, "end": %s, ' "$RUN_ID" "$RUN_CC" \
