@@ -20,7 +20,8 @@
 #
 # Files of a run: tcp.csv qdisc.csv cbr.csv (sampler), flow<i>.json cbr<j>.json
 # (iperf3 -J), short<k>.csv (response times), events.csv (what ran when),
-# run.json (t0, namespaces, errors), topology.log, tc.txt, nstat.txt.
+# run.json (t0, namespaces, errors), topology.log, tc.txt, nstat.txt,
+# modstats.txt.
 # Exit status: 0 when every run completed, 1 otherwise.
 set -u
 
@@ -39,6 +40,18 @@ mkdir -p "$out" || exit 1
 
 now_us() { echo "${EPOCHREALTIME/./}"; }
 us_to_s() { printf '%d.%06d' "$(($1 / 1000000))" "$(($1 % 1000000))"; }
+# bench_modstats WHEN: "# WHEN" and each loaded module's counters
+# (/sys/module/<m>/parameters/stats, cumulative over the boot: tcp_rapid's
+# estimates and feedback, tcp_rapid_rx's streams, reordered, held, ...).
+bench_modstats() {
+	local f
+	for f in /sys/module/tcp_*/parameters/stats; do
+		[ -r "$f" ] || continue
+		echo "# $1 ${f#/sys/module/}"
+		cat "$f"
+	done
+}
+
 # sleep_until_us T: sleep until the absolute time T (microseconds).
 sleep_until_us() {
 	local d=$(($1 - $(now_us)))
@@ -248,6 +261,9 @@ run_one() {
 	for i in $(seq 1 600); do [ -f "$W/.ready" ] && break; sleep 0.1; done
 	[ -f "$W/.ready" ] || err="the sampler did not start"
 
+	# The modules' counters (cumulative over the boot): before and after.
+	bench_modstats start >"$W/modstats.txt"
+
 	# Play the events, with a progress line every 10 guest seconds (the
 	# host relays "# bench:" lines: a long run is not silent).
 	local t0 t0s k arg hb_pid
@@ -319,6 +335,7 @@ run_one() {
 		echo "# sender $i (${LAB_SND[$i]})"
 		lab_ns "${LAB_SND[$i]}" nstat -asz 2>&1
 	done >"$W/nstat.txt"
+	bench_modstats end >>"$W/modstats.txt"
 	bench_trace_stop "$W/trace.txt" "${RUN_TRACE[@]}"
 	{
 		printf '{"id": "%s", "cc": "%s", "t0": %s, "end": %s, ' "$RUN_ID" "$RUN_CC" \
