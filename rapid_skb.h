@@ -372,4 +372,81 @@ static inline void rapid_tcp_release_opt_space(struct sock *sk, u16 old_clamp,
 		tp->mss_cache = mss;
 }
 
+/* A SACK option (RFC 2018): kind, length, then 8-byte blocks. */
+#define RAPID_SKB_SACK_BASE	2
+#define RAPID_SKB_SACK_BLOCK	8
+
+/*
+ * Where there is no room left to append (a pure ACK whose timestamps and
+ * three or four SACK blocks fill the 40 bytes of options): put the
+ * RAPID_SKB_SACK_BLOCK bytes of option(s) @opt in place of the SACK
+ * option's last block, the oldest (RFC 2018 puts the newest first and
+ * repeats older blocks in later ACKs for redundancy).  The header keeps its
+ * length: the options after the SACK option move up by one block, @opt
+ * goes at the end of the options area, the SACK length shrinks by one
+ * block, and the TCP checksum is fixed.  Only a SACK option of at least
+ * two blocks gives one up.  Returns 0, or a negative errno with the packet
+ * unchanged (apart from a possible re-allocation of its head):
+ *   -EINVAL, -EPROTONOSUPPORT, -EOPNOTSUPP, -EPERM, -ENOMEM as
+ *                    rapid_skb_add_tcp_option()
+ *   -ENOSPC          no SACK option of two blocks or more
+ */
+static inline int rapid_skb_trade_sack_block(struct sk_buff *skb,
+					     const u8 *opt, unsigned int len)
+{
+	unsigned int i = 0, sack = 0, slen = 0;
+	struct rapid_skb_tcp t;
+	u8 *opts;
+	int err;
+
+	if (!opt || len != RAPID_SKB_SACK_BLOCK)
+		return -EINVAL;
+	if (skb_is_gso(skb) || skb->encapsulation)
+		return -EOPNOTSUPP;
+	err = rapid_skb_parse_tcp(skb, &t);
+	if (err)
+		return err;
+	if (t.hdrlen + t.payload != skb->len)
+		return -EINVAL;
+	if (rapid_skb_tcp_signed(t.opts, t.optlen))
+		return -EPERM;
+	while (i < t.optlen) {
+		u8 kind = t.opts[i];
+
+		if (kind == RAPID_OPT_KIND_EOL)
+			break;
+		if (kind == RAPID_OPT_KIND_NOP) {
+			i++;
+			continue;
+		}
+		if (t.optlen - i < 2 || t.opts[i + 1] < 2 ||
+		    t.opts[i + 1] > t.optlen - i)
+			return -EINVAL;
+		if (kind == TCPOPT_SACK) {
+			sack = i;
+			slen = t.opts[i + 1];
+			break;
+		}
+		i += t.opts[i + 1];
+	}
+	if (slen < RAPID_SKB_SACK_BASE + 2 * RAPID_SKB_SACK_BLOCK ||
+	    (slen - RAPID_SKB_SACK_BASE) % RAPID_SKB_SACK_BLOCK)
+		return -ENOSPC;
+	err = skb_ensure_writable(skb, t.hdrlen);
+	if (err)
+		return err;
+	err = rapid_skb_parse_tcp(skb, &t);	/* the head may have moved */
+	if (err)
+		return err;
+
+	/* No failure from here on. */
+	opts = (u8 *)t.opts;
+	memmove(opts + sack + slen - RAPID_SKB_SACK_BLOCK, opts + sack + slen,
+		t.optlen - sack - slen);
+	memcpy(opts + t.optlen - RAPID_SKB_SACK_BLOCK, opt, len);
+	opts[sack + 1] = slen - RAPID_SKB_SACK_BLOCK;
+	rapid_skb_fix_tcp_csum(skb, &t);
+	return 0;
+}
+
 #endif /* RAPID_SKB_H */

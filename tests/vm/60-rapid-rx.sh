@@ -68,7 +68,8 @@ def main():
     corrupt = int(sys.argv[4]) if len(sys.argv) > 4 else -1
     r = dict(tcp=0, bad_tcp_csum=0, bad_ip_csum=0, snaplen_short=0, data=0,
              data_dopt=0, acks=0, acks_fb=0, any_253=0, dopt_bad=0,
-             ack_layouts=[], max_doff=0, fb_max_doff=0, fb_share=0.0)
+             ack_layouts=[], max_doff=0, fb_max_doff=0, fb_share=0.0,
+             fb_with_sack=0, sack_bad=0)
     last = {}
     conn = {}       # client port -> [ACKs from the first feedback on, with it, without it
                     #                 despite room, client FIN seen]
@@ -141,6 +142,15 @@ def main():
                     r["fb_max_doff"] = max(r["fb_max_doff"], doff // 4)
                     fb.append((dport, sid, word >> 14, (word >> 13) & 1, rate))
                     has = 1
+            # a SACK option beside the result: whole blocks, left < right
+            for k, n, d in opts:
+                if k == 5 and has:
+                    r["fb_with_sack"] += 1
+                    if n < 10 or (n - 2) % 8 or any(
+                            struct.unpack("!II", d[i:i + 8])[0] >=
+                            struct.unpack("!II", d[i:i + 8])[1]
+                            for i in range(0, n - 2, 8)):
+                        r["sack_bad"] += 1
             c = conn.setdefault(dport, [0, 0, 0, 0])
             if (has or c[0]) and not c[3]:
                 c[0] += 1
@@ -208,7 +218,7 @@ kt_check "writing recv_gap_min_ns=0 (off) is accepted" \
 	bash -c "echo 0 > $P/recv_gap_min_ns && grep -qx 0 $P/recv_gap_min_ns"
 echo 1000 >"$P/recv_gap_min_ns"
 kt_check "stats lists every counter, all zero after load" \
-	bash -c "[ \$(wc -l < $P/stats) = 21 ] && ! awk '\$2 != 0' $P/stats | grep -q ."
+	bash -c "[ \$(wc -l < $P/stats) = 22 ] && ! awk '\$2 != 0' $P/stats | grep -q ."
 kt_check "unload and reload while namespaces exist" \
 	bash -c "ip netns add kt-rx-$$ && rmmod tcp_rapid_rx && insmod $KO &&
 		 ip netns exec kt-rx-$$ cat /proc/net/rapid_rx | grep -q '^# flows 0'; r=\$?;
@@ -430,6 +440,29 @@ kt_cmp "reorder 10%, reorder=1: packets of the next stream held" "$(d reo1 early
 kt_cmp "reorder 10%, reorder=1: few streams cut short (share)" "$(share reo1)" "<" 0.2
 kt_cmp "reorder 10%, reorder=1: streams analysed" "$(d reo1 streams)" ">" 15
 kt_cmp "reorder 10%, reorder=1: streams that gave an estimate" "$(d reo1 estimates)" ">" 10
+
+# --- full options: the result in place of a SACK block (sack_trade) --------
+# On a path that reorders most pure ACKs carry timestamps and three SACK
+# blocks: 40 bytes, no room for the 8-byte result.  sack_trade=1 gives up
+# the SACK option's last (oldest) block for it.
+lab_set_data_netem "delay 2ms reorder 25%"
+echo 0 >"$P/sack_trade"
+marked_run 4 5618 trade0 3
+echo 1 >"$P/sack_trade"
+marked_run 4 5619 trade1 3
+lab_set_data_netem ""
+kt_diag "reorder 25%: feedback options sack_trade=0 $(d trade0 feedback), =1 $(d trade1 feedback); no room $(d trade0 no_room) / $(d trade1 no_room); traded $(d trade1 sack_traded)"
+kt_cmp "reorder 25%, sack_trade=0 (control): ACKs skipped for want of room" "$(d trade0 no_room)" ">" 50
+kt_cmp "reorder 25%, sack_trade=0: no SACK block given up" "$(d trade0 sack_traded)" "==" 0
+kt_cmp "reorder 25%, sack_trade=1: results in place of a SACK block" "$(d trade1 sack_traded)" ">" 50
+kt_cmp "reorder 25%, sack_trade=1: (almost) no ACK skipped for want of room" "$(d trade1 no_room)" "<=" 5
+kt_cmp "reorder 25%, sack_trade=1: ACKs with a result and a SACK option (captured)" \
+	"$(v "$KT_TMP/trade1.sum" fb_with_sack)" ">" 20
+kt_cmp "reorder 25%, sack_trade=1: those SACK options are whole, valid blocks" \
+	"$(v "$KT_TMP/trade1.sum" sack_bad)" "==" 0
+kt_cmp "reorder 25%, sack_trade=1: every checksum valid" "$(v "$KT_TMP/trade1.sum" bad_csums)" "==" 0
+kt_cmp "reorder 25%, sack_trade=1: no TcpInCsumErrors (receiver + sender)" \
+	"$(( $(csum_errors "$LAB_RCV") + $(csum_errors "$snd") ))" "==" 0
 
 # --- path MTU below the peer's MSS: the sender keeps room for the option ----
 # The first full-size segments hit a 1400-byte link; after PMTU discovery
