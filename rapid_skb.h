@@ -187,6 +187,28 @@ static inline void rapid_skb_fix_tcp_csum(struct sk_buff *skb,
 }
 
 /*
+ * The checks every change of an outgoing segment's TCP header starts with:
+ * not GSO or encapsulated, IPv4/IPv6 + TCP as the stack built it (lengths
+ * that agree with the skb), not signed.  Fills @t; 0 or a negative errno.
+ */
+static inline int rapid_skb_tcp_editable(struct sk_buff *skb,
+					 struct rapid_skb_tcp *t)
+{
+	int err;
+
+	if (skb_is_gso(skb) || skb->encapsulation)
+		return -EOPNOTSUPP;
+	err = rapid_skb_parse_tcp(skb, t);
+	if (err)
+		return err;
+	if (t->hdrlen + t->payload != skb->len)
+		return -EINVAL;
+	if (rapid_skb_tcp_signed(t->opts, t->optlen))
+		return -EPERM;
+	return 0;
+}
+
+/*
  * Append @len bytes of TCP option(s) @opt (a multiple of 4, at most 40) at
  * the end of the TCP header of an outgoing segment (skb->data at the IP
  * header: a LOCAL_OUT hook).  Returns 0, or a negative errno with the packet
@@ -211,17 +233,11 @@ static inline int rapid_skb_add_tcp_option(struct sk_buff *skb, const u8 *opt,
 
 	if (!opt || !len || len % 4 || len > RAPID_SKB_TCP_HDR_MAX - sizeof(struct tcphdr))
 		return -EINVAL;
-	if (skb_is_gso(skb) || skb->encapsulation)
-		return -EOPNOTSUPP;
-	err = rapid_skb_parse_tcp(skb, &t);
+	err = rapid_skb_tcp_editable(skb, &t);
 	if (err)
 		return err;
-	if (t.hdrlen + t.payload != skb->len)
-		return -EINVAL;
 	if (t.hdrlen - t.iphlen + len > RAPID_SKB_TCP_HDR_MAX)
 		return -ENOSPC;
-	if (rapid_skb_tcp_signed(t.opts, t.optlen))
-		return -EPERM;
 	if (skb->len + len > IP_MAX_MTU || (dst && skb->len + len > dst_mtu(dst)))
 		return -EMSGSIZE;
 	err = skb_cow_head(skb, len);
@@ -401,15 +417,9 @@ static inline int rapid_skb_trade_sack_block(struct sk_buff *skb,
 
 	if (!opt || len != RAPID_SKB_SACK_BLOCK)
 		return -EINVAL;
-	if (skb_is_gso(skb) || skb->encapsulation)
-		return -EOPNOTSUPP;
-	err = rapid_skb_parse_tcp(skb, &t);
+	err = rapid_skb_tcp_editable(skb, &t);
 	if (err)
 		return err;
-	if (t.hdrlen + t.payload != skb->len)
-		return -EINVAL;
-	if (rapid_skb_tcp_signed(t.opts, t.optlen))
-		return -EPERM;
 	while (i < t.optlen) {
 		u8 kind = t.opts[i];
 
