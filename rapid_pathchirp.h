@@ -1217,6 +1217,44 @@ static inline int rapid_opt_encode(u8 *buf, int len, const struct rapid_opt *opt
 }
 
 /*
+ * Walk a TCP options area (@optlen bytes after the fixed header) from offset
+ * @from (an option's start, or 0) for the first option of kind @kind (not
+ * EOL or NOP).  Returns its offset in the area, or a negative RAPID_OPT_E*
+ * code: ENOENT (none before EOL / the end), ETRUNC (an option whose length
+ * byte is missing or exceeds the area), EBADLEN (a length byte < 2), EINVAL
+ * (bad arguments).  Never reads outside the area.
+ */
+static inline int rapid_tcp_opt_find(const u8 *opts, int optlen, int from,
+				     u8 kind)
+{
+	int i = from;
+
+	if (optlen < 0 || from < 0 || (optlen && !opts))
+		return RAPID_OPT_EINVAL;
+	while (i < optlen) {
+		int len;
+
+		if (opts[i] == RAPID_OPT_KIND_EOL)
+			break;
+		if (opts[i] == RAPID_OPT_KIND_NOP) {
+			i++;
+			continue;
+		}
+		if (optlen - i < 2)
+			return RAPID_OPT_ETRUNC;
+		len = opts[i + 1];
+		if (len < 2)
+			return RAPID_OPT_EBADLEN;
+		if (len > optlen - i)
+			return RAPID_OPT_ETRUNC;
+		if (opts[i] == kind)
+			return i;
+		i += len;
+	}
+	return RAPID_OPT_ENOENT;
+}
+
+/*
  * Walk a TCP options area (@optlen bytes after the fixed header) for the
  * first experimental option (kind 253) carrying ExID @exid.  Returns its
  * offset in the area, or a negative RAPID_OPT_E* code: ENOENT (none before
@@ -1229,33 +1267,18 @@ static inline int rapid_opt_encode(u8 *buf, int len, const struct rapid_opt *opt
 static inline int rapid_exp_opt_find(const u8 *opts, int optlen, u16 exid,
 				     int want_len)
 {
-	int i = 0;
+	int i;
 
-	if (optlen < 0 || (optlen && !opts))
-		return RAPID_OPT_EINVAL;
-	while (i < optlen) {
-		u8 kind = opts[i];
-		int len;
+	for (i = rapid_tcp_opt_find(opts, optlen, 0, RAPID_OPT_KIND); i >= 0;
+	     i = rapid_tcp_opt_find(opts, optlen, i + opts[i + 1],
+				    RAPID_OPT_KIND)) {
+		int len = opts[i + 1];
 
-		if (kind == RAPID_OPT_KIND_EOL)
-			break;
-		if (kind == RAPID_OPT_KIND_NOP) {
-			i++;
-			continue;
-		}
-		if (optlen - i < 2)
-			return RAPID_OPT_ETRUNC;
-		len = opts[i + 1];
-		if (len < 2)
-			return RAPID_OPT_EBADLEN;
-		if (len > optlen - i)
-			return RAPID_OPT_ETRUNC;
-		if (kind == RAPID_OPT_KIND && len >= 4 &&
+		if (len >= 4 &&
 		    opts[i + 2] == (exid >> 8) && opts[i + 3] == (exid & 0xff))
 			return len == want_len ? i : RAPID_OPT_EBADLEN;
-		i += len;
 	}
-	return RAPID_OPT_ENOENT;
+	return i;
 }
 
 /*

@@ -410,35 +410,22 @@ static inline void rapid_tcp_release_opt_space(struct sock *sk, u16 old_clamp,
 static inline int rapid_skb_trade_sack_block(struct sk_buff *skb,
 					     const u8 *opt, unsigned int len)
 {
-	unsigned int i = 0, sack = 0, slen = 0;
 	struct rapid_skb_tcp t;
+	unsigned int slen;
+	int err, sack;
 	u8 *opts;
-	int err;
 
 	if (!opt || len != RAPID_SKB_SACK_BLOCK)
 		return -EINVAL;
 	err = rapid_skb_tcp_editable(skb, &t);
 	if (err)
 		return err;
-	while (i < t.optlen) {
-		u8 kind = t.opts[i];
-
-		if (kind == RAPID_OPT_KIND_EOL)
-			break;
-		if (kind == RAPID_OPT_KIND_NOP) {
-			i++;
-			continue;
-		}
-		if (t.optlen - i < 2 || t.opts[i + 1] < 2 ||
-		    t.opts[i + 1] > t.optlen - i)
-			return -EINVAL;
-		if (kind == TCPOPT_SACK) {
-			sack = i;
-			slen = t.opts[i + 1];
-			break;
-		}
-		i += t.opts[i + 1];
-	}
+	sack = rapid_tcp_opt_find(t.opts, t.optlen, 0, TCPOPT_SACK);
+	if (sack == RAPID_OPT_ENOENT)
+		return -ENOSPC;
+	if (sack < 0)
+		return -EINVAL;	/* a malformed options area */
+	slen = t.opts[sack + 1];
 	if (slen < RAPID_SKB_SACK_BASE + 2 * RAPID_SKB_SACK_BLOCK ||
 	    (slen - RAPID_SKB_SACK_BASE) % RAPID_SKB_SACK_BLOCK)
 		return -ENOSPC;

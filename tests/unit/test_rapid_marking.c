@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of RAPID's data-marking option (rapid_pathchirp.h:
- * rapid_dopt_encode/decode, rapid_exp_opt_find, rapid_dopt_unwrap), the
+ * rapid_dopt_encode/decode, rapid_tcp_opt_find, rapid_exp_opt_find,
+ * rapid_dopt_unwrap), the
  * option the sender puts on every data segment of a p-stream and the
  * receiver helper (tcp_rapid_rx.c) reads.
  *
@@ -382,12 +383,49 @@ static void test_unwrap(void)
 	tap_eq(o32.stop, 0, "unwrap: recording never stopped");
 }
 
+/*
+ * rapid_tcp_opt_find(): the walker every option lookup shares (the data
+ * and feedback options, the SACK option the helper gives a block of).
+ * A pure ACK's layout as Linux builds it: NOP NOP TS(10) NOP NOP SACK(26).
+ */
+static void test_tcp_opt_find(void)
+{
+	static const uint8_t ack[40] = {
+		1, 1, 8, 10, 0, 0, 0, 1, 0, 0, 0, 2,
+		1, 1, 5, 26, 0, 0, 0, 10, 0, 0, 0, 20, 0, 0, 0, 30,
+		0, 0, 0, 40, 0, 0, 0, 50, 0, 0, 0, 60,
+	};
+	static const uint8_t eol[8] = { 1, 0, 5, 6, 0, 0, 0, 1 };
+	static const uint8_t len1[6] = { 1, 8, 1, 5, 2, 0 };
+	static const uint8_t past[6] = { 8, 10, 0, 0, 0, 0 };
+	static const uint8_t lone[3] = { 1, 1, 5 };
+
+	tap_eq(rapid_tcp_opt_find(ack, 40, 0, 8), 2, "tcp_opt_find: timestamps after two NOPs");
+	tap_eq(rapid_tcp_opt_find(ack, 40, 0, 5), 14, "tcp_opt_find: SACK after timestamps and two NOPs");
+	tap_eq(rapid_tcp_opt_find(ack, 40, 14, 5), 14, "tcp_opt_find: from an option's start finds it");
+	tap_eq(rapid_tcp_opt_find(ack, 40, 0, 2), RAPID_OPT_ENOENT, "tcp_opt_find: no MSS: ENOENT");
+	tap_eq(rapid_tcp_opt_find(ack, 28, 0, 5), RAPID_OPT_ETRUNC,
+	       "tcp_opt_find: a SACK past a cut area: ETRUNC");
+	tap_eq(rapid_tcp_opt_find(eol, 8, 0, 5), RAPID_OPT_ENOENT, "tcp_opt_find: EOL ends the walk");
+	tap_eq(rapid_tcp_opt_find(len1, 6, 0, 5), RAPID_OPT_EBADLEN,
+	       "tcp_opt_find: a length byte 1 before it: EBADLEN");
+	tap_eq(rapid_tcp_opt_find(past, 6, 0, 5), RAPID_OPT_ETRUNC,
+	       "tcp_opt_find: a length past the area before it: ETRUNC");
+	tap_eq(rapid_tcp_opt_find(lone, 3, 0, 5), RAPID_OPT_ETRUNC,
+	       "tcp_opt_find: the kind searched without its length byte: ETRUNC");
+	tap_eq(rapid_tcp_opt_find(NULL, 0, 0, 5), RAPID_OPT_ENOENT, "tcp_opt_find: empty area: ENOENT");
+	tap_eq(rapid_tcp_opt_find(NULL, 4, 0, 5), RAPID_OPT_EINVAL, "tcp_opt_find: NULL area: EINVAL");
+	tap_eq(rapid_tcp_opt_find(ack, -1, 0, 5), RAPID_OPT_EINVAL, "tcp_opt_find: negative length: EINVAL");
+	tap_eq(rapid_tcp_opt_find(ack, 40, -1, 5), RAPID_OPT_EINVAL, "tcp_opt_find: negative start: EINVAL");
+}
+
 int main(void)
 {
 	test_layout();
 	test_round_trips();
 	test_areas();
 	test_malformed();
+	test_tcp_opt_find();
 	test_fuzz();
 	test_unwrap();
 	return tap_done();
