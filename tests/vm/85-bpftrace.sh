@@ -118,12 +118,9 @@ kt_cmp "trace-cmd record -e tcp_rapid:rapid_stream; trace-cmd report shows p-str
 # 900-s timeout with no iperf3 or bpftrace bound): an iperf3 client whose
 # server accepts the control connection and never answers is stopped
 # after SECONDS + LAB_IPERF_GRACE with exit status 124.
-lab_bg lab_ns "$LAB_RCV" python3 -c 'import socket, time
-s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("0.0.0.0", 5509)); s.listen(4)
-c = s.accept()
-time.sleep(600)'
+# (cc_socket.py's sink reads and never writes: iperf3's client waits for
+# a reply to its cookie)
+lab_bg lab_ns "$LAB_RCV" "$LAB_PY" "$LAB_TOP/tests/vm/cc_socket.py" --sink 5509
 lab_wait_listen "$LAB_RCV" 5509
 t0=$(date +%s)
 rc=0
