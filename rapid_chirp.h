@@ -119,7 +119,7 @@
 /*
  * After slow start's exit, steady-state estimates (their median) above
  * r_avg are adopted at once, as in slow start, until the first one below
- * it, for at most RAPID_DEF_SS_REFINE streams
+ * it, for at most RAPID_DEF_SS_REFINE streams sent after r_avg's last raise
  * (docs/rapid-deviations.md#exit-refinement): slow start's m = 2 streams
  * place the avail-bw only within a factor of 2, and its exit may be cut
  * to 4 times what the path delivered.
@@ -661,7 +661,9 @@ struct rapid_ctl {
 	u64 undo_r_avg;		/* B/s: r_avg before the last loss response */
 	u32 rho;		/* Q24: rapid_rho(n, m), cached */
 	u32 last_id;		/* newest stream whose ABest was applied */
-	u32 epoch_id;		/* first stream sent with current SS params */
+	u32 epoch_id;		/* first stream sent with current SS params
+				 * (refinement: since r_avg's last raise)
+				 */
 	u32 launched_id;	/* newest stream started */
 	u32 reduce_id;		/* launched_id at the last loss reduction */
 	u16 m;			/* 1/1000: m of the next stream */
@@ -798,6 +800,16 @@ static inline u64 rapid_filter_increase(u64 r_avg, u64 abest, u32 n,
 static inline bool rapid_id_after(u32 id, u32 ref)
 {
 	return (s32)(id - ref) > 0;
+}
+
+/*
+ * Stream `id` left before the newest epoch: before the last change of slow
+ * start's parameters, or of r_avg during the exit refinement (ctl->dirty:
+ * no stream has left since).
+ */
+static inline bool rapid_ctl_stale(const struct rapid_ctl *ctl, u32 id)
+{
+	return ctl->dirty || rapid_id_after(ctl->epoch_id, id);
 }
 
 /*
@@ -1647,7 +1659,7 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 	if (ctl->phase == RAPID_PHASE_SS) {
 		struct rapid_schedule s;
 
-		if (ctl->dirty || rapid_id_after(ctl->epoch_id, id))
+		if (rapid_ctl_stale(ctl, id))
 			return RAPID_EV_IGNORED;	/* probed with old params */
 		ctl->last_id = id;
 		ctl->undo_r_avg = 0;
@@ -1695,8 +1707,18 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 		ctl->refine_low = 1;
 		return RAPID_EV_NONE;
 	}
+	/*
+	 * Only streams sent at the newest r_avg spend the budget: at a high
+	 * rate a round trip holds more than ss_refine streams, and those
+	 * still in flight from before a raise report at most their own
+	 * lower top (1 Gbit/s, 100 ms: 24 round trips to the link instead
+	 * of 9, docs/rapid-deviations.md#exit-refinement).
+	 */
 	if (refining) {
-		ctl->refine = abest < ctl->r_avg ? 0 : ctl->refine - 1;
+		if (abest < ctl->r_avg)
+			ctl->refine = 0;
+		else if (!rapid_ctl_stale(ctl, id))
+			ctl->refine--;
 		ctl->refine_low = 0;
 	}
 	if (law && !refining &&
@@ -1720,6 +1742,8 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 						     mss, cfg->tau_ns >> acc);
 
 		next = rapid_rate_clamp(next, cfg->min_rate, cfg->max_rate);
+		if (refining && next > ctl->r_avg)
+			ctl->dirty = 1;	/* a new epoch for the budget */
 		ev = next == ctl->r_avg ? RAPID_EV_NONE : RAPID_EV_INCREASE;
 		ctl->r_avg = next;
 	} else {

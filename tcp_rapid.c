@@ -401,7 +401,7 @@ CC_PARAM_OFF(hold_milli, rapid_p_hold, 0644, 200, 1, 1000, "1/1000",
 CC_PARAM(ss_exit_dr, rapid_p_ss_exit_dr, 0644, 4000, 1000, 4000, "1/1000",
 	 "slow start ends at most at this multiple of the highest delivery rate of the last round trips (4000: the estimate cap alone, the default; 2000 ends the joins' buffer overflows of many flows but slows a joining flow)");
 CC_PARAM(ss_refine, rapid_p_ss_refine, 0644, 16, 0, 255, "streams",
-	 "after slow start, higher estimates are adopted at once until the second lower one in a row, for at most this many streams, 0 = never (the report's rule, the tau filter)");
+	 "after slow start, higher estimates are adopted at once until the second lower one in a row, for at most this many streams sent after r_avg's last raise, 0 = never (the report's rule, the tau filter)");
 CC_PARAM(f_milli, rapid_p_f_milli, 0644, 3000, 1000, 1000000, "1/1000",
 	 "sender-side estimate: PathChirp excursion end factor F");
 CC_PARAM(ack_noise_us, rapid_p_ack_noise, 0644, 10, 0, 1000, "us",

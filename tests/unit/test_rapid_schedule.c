@@ -1856,6 +1856,17 @@ static void test_ss_floor(void)
 
 /* ---- the median of the newest estimates (rapid-deviations.md#median-of-three) */
 
+/*
+ * The refinement's streams: each leaves after the previous estimate came
+ * back (a round trip shorter than a stream), so none is stale.
+ */
+static enum rapid_ev refine_feed(struct rapid_ctl *ctl, struct rapid_cfg *cfg,
+				 struct rapid_abest_hist *h, u32 id, u64 abest)
+{
+	rapid_ctl_stream_started(ctl, id);
+	return rapid_ctl_on_abest_hist(ctl, cfg, h, id, abest, P_FULL);
+}
+
 static void test_median(void)
 {
 	struct rapid_abest_hist h = { 0 };
@@ -1924,26 +1935,26 @@ static void test_median(void)
 
 	/* after the exit, higher estimates are adopted at once until one is not */
 	tap_eq(ctl.refine, RAPID_DEF_SS_REFINE, "refine: slow start's exit arms ss_refine");
-	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 2, 4000000, P_FULL);
+	ev = refine_feed(&ctl, &cfg, &h, 2, 4000000);
 	tap_ok(ev == RAPID_EV_INCREASE && ctl.r_avg == 4000000,
 	       "refine: a higher estimate after the exit is adopted at once (x400)");
-	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 3, 8000000, P_FULL);
+	ev = refine_feed(&ctl, &cfg, &h, 3, 8000000);
 	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 4000000 &&
 	       ctl.refine == RAPID_DEF_SS_REFINE - 2,
 	       "refine: median(1e4, 4e6, 8e6) = r_avg: the ramp goes on, one stream behind");
-	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 4, 9000000, P_FULL);
+	ev = refine_feed(&ctl, &cfg, &h, 4, 9000000);
 	tap_ok(ev == RAPID_EV_INCREASE && ctl.r_avg == 8000000,
 	       "refine: median(4e6, 8e6, 9e6) = 8e6 adopted at once");
-	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 5, 6000000, P_FULL);
-	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 6, 6000000, P_FULL);
+	ev = refine_feed(&ctl, &cfg, &h, 5, 6000000);
+	ev = refine_feed(&ctl, &cfg, &h, 6, 6000000);
 	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 8000000 && ctl.refine != 0 &&
 	       ctl.refine_low,
 	       "refine: one median below r_avg alone does not end it");
-	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 7, 6000000, P_FULL);
+	ev = refine_feed(&ctl, &cfg, &h, 7, 6000000);
 	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == 6000000 && ctl.refine == 0,
 	       "refine: the second in a row ends it (and decreases as usual)");
-	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 8, 9000000, P_FULL);
-	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 9, 9000000, P_FULL);
+	ev = refine_feed(&ctl, &cfg, &h, 8, 9000000);
+	ev = refine_feed(&ctl, &cfg, &h, 9, 9000000);
 	tap_ok(ev == RAPID_EV_INCREASE && ctl.r_avg > 6000000 && ctl.r_avg < 6600000,
 	       "refine: then the tau filter again");
 	/*
@@ -1957,17 +1968,59 @@ static void test_median(void)
 	rapid_hist_reset(&h);
 	rapid_ctl_stream_started(&ctl, 1);
 	rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 1, 10000, P_FULL);
-	rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 2, 6300000, P_FULL);
-	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 3, 1062500, P_FULL);
+	refine_feed(&ctl, &cfg, &h, 2, 6300000);
+	ev = refine_feed(&ctl, &cfg, &h, 3, 1062500);
 	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 6300000 && ctl.refine_low,
 	       "refine: a lone low estimate (median of the exit, 6.3e6, 1.06e6) keeps r_avg");
-	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 4, 6425000, P_FULL);
+	ev = refine_feed(&ctl, &cfg, &h, 4, 6425000);
 	tap_ok(ev == RAPID_EV_NONE && ctl.r_avg == 6300000 &&
 	       ctl.refine == RAPID_DEF_SS_REFINE - 2 && !ctl.refine_low,
 	       "refine: a higher one after it clears it, the refinement goes on");
-	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 5, 7000000, P_FULL);
+	ev = refine_feed(&ctl, &cfg, &h, 5, 7000000);
 	tap_ok(ev == RAPID_EV_INCREASE && ctl.r_avg == 6425000,
 	       "refine: and adopts the next higher median at once");
+	/*
+	 * At a high rate a round trip holds more streams than the budget:
+	 * those that left before a raise report at most their own top and
+	 * must not spend it (1 Gbit/s, 100 ms: 24 round trips to the link
+	 * with them counted, 9 without).  Each estimate alone (median 1).
+	 */
+	cfg.median = 1;
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_hist_reset(&h);
+	rapid_ctl_stream_started(&ctl, 1);
+	rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 1, 10000, P_FULL);
+	for (id = 2; id <= 40; id++)
+		rapid_ctl_stream_started(&ctl, id);	/* the exit's round trip */
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 2, 3300000, P_FULL);
+	tap_ok(ev == RAPID_EV_INCREASE && ctl.r_avg == 3300000 &&
+	       ctl.refine == RAPID_DEF_SS_REFINE - 1,
+	       "refine stale: the first stream after the exit raises r_avg");
+	for (id = 3; id <= 40; id++)
+		rapid_ctl_on_abest_hist(&ctl, &cfg, &h, id, 3300000, P_FULL);
+	tap_ok(ctl.r_avg == 3300000 && ctl.refine == RAPID_DEF_SS_REFINE - 1,
+	       "refine stale: 38 streams sent before the raise do not spend the budget");
+	ev = refine_feed(&ctl, &cfg, &h, 41, 9900000);
+	tap_ok(ev == RAPID_EV_INCREASE && ctl.r_avg == 9900000 &&
+	       ctl.refine == RAPID_DEF_SS_REFINE - 2,
+	       "refine stale: the first stream sent after it raises again and spends one");
+	for (id = 42; id <= 50; id++)	/* left before the second raise */
+		rapid_ctl_on_abest_hist(&ctl, &cfg, &h, id, 9900000, P_FULL);
+	tap_eq(ctl.refine, RAPID_DEF_SS_REFINE - 2,
+	       "refine stale: nor do those sent before the second raise");
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 51, 6000000, P_FULL);
+	tap_ok(ev == RAPID_EV_NONE && ctl.refine_low && ctl.r_avg == 9900000,
+	       "refine stale: a stale stream's lower estimate still counts as low");
+	ev = rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 52, 6000000, P_FULL);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.refine == 0 && ctl.r_avg == 6000000,
+	       "refine stale: and a second one ends the refinement");
+	cfg.median = 3;
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_stream_started(&ctl, 1);
+	rapid_ctl_on_abest_hist(&ctl, &cfg, &h, 1, 10000, P_FULL);
+	for (id = 2; id <= 17; id++)
+		refine_feed(&ctl, &cfg, &h, id, 10000 + id);
+	tap_eq(ctl.refine, 0, "refine: 16 fresh streams spend a budget of 16");
 	cfg.ss_refine = 1;
 	rapid_ctl_init(&ctl, &cfg);
 	rapid_ctl_stream_started(&ctl, 1);
