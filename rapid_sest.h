@@ -54,6 +54,14 @@
 /* Default ACK timing noise floor (ns); module parameter ack_noise_us. */
 #define RAPID_SEST_Q_NOISE_NS_DEF	10000U
 /*
+ * Default growth of that floor with the stream's own ACK jitter J, in
+ * halves of J (module parameter ack_noise_mult), as the helper's
+ * noise_mult: on a path whose delay jitters by milliseconds every dip
+ * otherwise opens an excursion and the estimates collapse
+ * (docs/rapid-deviations.md#sender-jitter-floor).
+ */
+#define RAPID_SEST_NOISE_MULT_DEF	3U
+/*
  * Excursion end factor F of the sender-side analysis (1/1000): 3, half the
  * receiver's.  ACK timing already smooths what delayed ACKs thin out, and
  * at 6 the lab's medians ran 19% low with 60 Mbit/s of cross traffic, at
@@ -91,8 +99,14 @@ struct rapid_sest {
 	u64 run_rcv_ns;		/* arrival time of its ACK (ns) */
 };
 
+/*
+ * The analysis' parameters: @q_noise_ns the floor on a delay rise's height
+ * (ns), @noise_mult its growth with the stream's own jitter (halves of J,
+ * when J exceeds the mean send gap; 0: off).  Both are clamped to what
+ * rapid_pathchirp.h accepts.
+ */
 static inline void rapid_sest_params(struct rapid_pc_params *p,
-				     u32 q_noise_ns)
+				     u32 q_noise_ns, u32 noise_mult)
 {
 	rapid_pc_params_init(p);
 	p->f_milli = RAPID_SEST_F_DEFAULT;
@@ -100,6 +114,8 @@ static inline void rapid_sest_params(struct rapid_pc_params *p,
 	p->recv_gap_min_ns = RAPID_SEST_RECV_GAP_MIN_NS;
 	p->q_noise_ns = q_noise_ns > RAPID_PC_Q_NOISE_NS_MAX ?
 			RAPID_PC_Q_NOISE_NS_MAX : q_noise_ns;
+	p->noise_mult = noise_mult > RAPID_PC_NOISE_MULT_MAX ?
+			RAPID_PC_NOISE_MULT_MAX : noise_mult;
 }
 
 /* Start observing stream @id sent with schedule @s and @mss-byte packets. */

@@ -406,6 +406,8 @@ CC_PARAM(f_milli, rapid_p_f_milli, 0644, 3000, 1000, 1000000, "1/1000",
 	 "sender-side estimate: PathChirp excursion end factor F");
 CC_PARAM(ack_noise_us, rapid_p_ack_noise, 0644, 10, 0, 1000, "us",
 	 "sender-side estimate: ACK timing noise floor");
+CC_PARAM(ack_noise_mult, rapid_p_ack_noise_mult, 0644, 3, 0, 16, "x J/2",
+	 "sender-side estimate: the ACK timing floor grows by this many halves of the stream's own ACK jitter J when J exceeds its mean send gap, 0 = off");
 
 static_assert(RAPID_DEF_N == 30 && RAPID_N_MIN == 2 && RAPID_N_MAX == 128);
 static_assert(RAPID_DEF_M == 1070 && RAPID_M_MIN == 1001 &&
@@ -1319,7 +1321,8 @@ static void rapid_close_sest(struct sock *sk, struct rapid_sest *e,
 		rec->est = RAPID_EST_LATE;
 		return;
 	}
-	rapid_sest_params(&p, READ_ONCE(rapid_p_ack_noise.val) * NSEC_PER_USEC);
+	rapid_sest_params(&p, READ_ONCE(rapid_p_ack_noise.val) * NSEC_PER_USEC,
+			  READ_ONCE(rapid_p_ack_noise_mult.val));
 	p.f_milli = READ_ONCE(rapid_p_f_milli.val);
 	rec->est_rule = (u8)rapid_sest_finish(e, &p, &res);
 	rec->est_lossy = !!res.stop;
@@ -1340,7 +1343,11 @@ static void rapid_close_sest(struct sock *sk, struct rapid_sest *e,
  * is acknowledged at once), so the streams after the hole keep their
  * timing, while the cumulative ACK that finally covers the repaired hole
  * carries none.  The stream that holds the hole (snd_una inside it) or a
- * retransmission stops its record: its prefix is analysed.
+ * retransmission stops its record: its prefix is analysed.  While TCP sees
+ * the path reorder (rapid_reordered()) a hole is a packet that is late,
+ * not lost: the packets after it keep their arrival times in the SACK
+ * front, so the record goes on past it; a retransmission still stops it
+ * (docs/rapid-deviations.md#sender-jitter-floor).
  */
 static void rapid_feed_sest(struct sock *sk)
 {
@@ -1348,11 +1355,13 @@ static void rapid_feed_sest(struct sock *sk)
 	struct rapid *ca = inet_csk_ca(sk);
 	struct rapid_ring *ring = ca->ring;
 	u32 una = tp->snd_una, front;
+	bool reorders;
 	u16 i;
 
 	if (!ring || !READ_ONCE(rapid_p_sender_estimate.val))
 		return;
 	front = rapid_delivery_front(tp);
+	reorders = rapid_reordered(sk);
 	for (i = ring->tail; i != ring->head; i++) {
 		struct rapid_stream *rec = rapid_ring_slot(ring, i);
 		struct rapid_sest *e = &ring->est;
@@ -1366,7 +1375,7 @@ static void rapid_feed_sest(struct sock *sk)
 		if (e->id != rec->id)
 			rapid_sest_begin(e, rec->id, &rec->sched, rec->mss);
 		if ((rec->flags & RAPID_SF_RETRANS) ||
-		    (front != una && before(una, rec->end_seq)))
+		    (front != una && before(una, rec->end_seq) && !reorders))
 			rapid_sest_stop(e, RAPID_PC_STOP_LOSS);
 		full = (rec->flags & RAPID_SF_CLOSED) && !before(front, rec->end_seq);
 		acked = (full ? rec->end_seq : front) - rec->start_seq;

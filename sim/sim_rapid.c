@@ -32,7 +32,8 @@ struct rapid_params rapid_p = {
 	.median = RAPID_DEF_MEDIAN, .ss_refine = RAPID_DEF_SS_REFINE,
 	.ss_exit_dr = RAPID_DEF_SS_EXIT_DR,
 	.f_milli = RAPID_SEST_F_DEFAULT,
-	.ack_noise_us = RAPID_SEST_Q_NOISE_NS_DEF / 1000, .stream_slots = 128,
+	.ack_noise_us = RAPID_SEST_Q_NOISE_NS_DEF / 1000,
+	.ack_noise_mult = RAPID_SEST_NOISE_MULT_DEF, .stream_slots = 128,
 };
 
 /* The module's parameter table: name, field, [min, max] (tcp_rapid.c). */
@@ -74,6 +75,7 @@ static const struct {
 	{ "ss_refine", &rapid_p.ss_refine, 0, RAPID_SS_REFINE_MAX, false },
 	{ "f_milli", &rapid_p.f_milli, RAPID_PC_F_MIN, RAPID_PC_F_MAX, false },
 	{ "ack_noise_us", &rapid_p.ack_noise_us, 0, RAPID_PC_Q_NOISE_NS_MAX / 1000, false },
+	{ "ack_noise_mult", &rapid_p.ack_noise_mult, 0, RAPID_PC_NOISE_MULT_MAX, false },
 	{ "stream_slots", &rapid_p.stream_slots, 8, 4096, false },
 };
 
@@ -440,7 +442,8 @@ static void sest_close(struct flow *f, struct rapid_sest *e, struct rstream *rec
 		rec->est = EST_LATE;
 		return;
 	}
-	rapid_sest_params(&p, rapid_p.ack_noise_us * 1000U);
+	rapid_sest_params(&p, rapid_p.ack_noise_us * 1000U,
+			  rapid_p.ack_noise_mult);
 	p.f_milli = rapid_p.f_milli;
 	rec->est_rule = (u8)rapid_sest_finish(e, &p, &res);
 	rec->est_lossy = !!res.stop;
@@ -473,6 +476,9 @@ static void sest_on_ack(struct flow *f)
 			continue;
 		if (e->id != rec->id)
 			rapid_sest_begin(e, rec->id, &rec->sched, SIM_MSS);
+		/* in order: a hole is a loss (the module goes on past it
+		 * while the path reorders, rapid_reordered())
+		 */
 		if ((rec->flags & SF_RETRANS) ||
 		    (front != una && (int32_t)(una - rec->end_seq) < 0))
 			rapid_sest_stop(e, RAPID_PC_STOP_LOSS);

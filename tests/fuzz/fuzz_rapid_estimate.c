@@ -99,7 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = 2 + take(&r, 1) % (RAPID_N_MAX - 1);
 	m = RAPID_M_MIN + take(&r, 2) % (RAPID_M_MAX - RAPID_M_MIN + 1);
 	rapid_schedule_init(&s, 1 + take(&r, 5) % RAPID_RATE_MAX, n, m);
-	rapid_sest_params(&p, take(&r, 2) * 16);
+	rapid_sest_params(&p, take(&r, 2) * 16, take(&r, 1));
 	rapid_sest_begin(&e, 1, &s, take(&r, 2));
 	rcv = take(&r, 8);
 	for (i = 0; i < n + 2 && r.n; i++) {

@@ -58,7 +58,7 @@ static int sim_estimate(struct sim *s, const struct rapid_schedule *sch,
 	struct rapid_pc_params p;
 	int i, rule;
 
-	rapid_sest_params(&p, 0);
+	rapid_sest_params(&p, 0, 0);
 	rapid_sest_begin(&e, 7, sch, MSS);
 	for (i = 0; i < s->k; i++)
 		if ((i + 1) % every == 0 || i == s->k - 1)
@@ -169,7 +169,7 @@ static void test_edges(void)
 	struct rapid_sest e;
 	int rule;
 
-	rapid_sest_params(&p, 5000);
+	rapid_sest_params(&p, 5000, 0);
 	rapid_schedule_init(&sch, 2500000, 30, 1070);
 
 	rapid_sest_begin(&e, 1, &sch, MSS);
@@ -438,7 +438,7 @@ static void test_delivery_rate(void)
 	rapid_sest_ack(&e, 2, 5000000);
 	rapid_sest_ack(&e, 4, 6000000);
 	tap_ok(rapid_sest_delivery_rate(&e) > 0, "sest: two boundaries: a delivery rate");
-	rapid_sest_params(&p, 0);
+	rapid_sest_params(&p, 0, 0);
 	rapid_sest_finish(&e, &p, &res);
 	tap_eq(rapid_sest_delivery_rate(&e), 0, "sest: after finish: none (read it before)");
 }
@@ -577,7 +577,7 @@ static double cross_median(double c_mbit, double a_mbit)
 	struct rapid_pc_params p;
 	int t, k, trials = 400;
 
-	rapid_sest_params(&p, RAPID_SEST_Q_NOISE_NS_DEF);
+	rapid_sest_params(&p, RAPID_SEST_Q_NOISE_NS_DEF, RAPID_SEST_NOISE_MULT_DEF);
 	for (t = 0; t < trials; t++) {
 		struct rapid_schedule sch;
 		struct rapid_pc_result res;
@@ -624,6 +624,84 @@ static void test_cross(void)
 	       100 * m2);
 }
 
+/*
+ * The ACK jitter floor (ack_noise_mult, the helper's noise_mult): a clean
+ * fluid bottleneck of C = A whose one-way delay jitters per packet
+ * (normal, deviation @sd_us, in order: a packet never overtakes the one
+ * before it, as netem's FIFO keeps them), ACK every second packet.  With
+ * a fixed 10 us floor every dip of the jitter opens an excursion and the
+ * estimates read low; the floor that grows with the stream's own jitter
+ * J lifts them towards A (its low tail, p10 -60..-70%, stays: the
+ * controller's median of three is for that).  Returns the median and the
+ * 10th percentile of the relative error of 400 streams.
+ */
+static void jitter_case(double c_mbit, double sd_us, u32 mult, double *med,
+			double *p10)
+{
+	double a = c_mbit * 1e6 / 8, err[400];
+	struct rapid_pc_params p;
+	int t, k, trials = 400;
+
+	rapid_sest_params(&p, RAPID_SEST_Q_NOISE_NS_DEF, mult);
+	xs_state = 88172645463325252ULL;	/* the same draws for every mult */
+	for (t = 0; t < trials; t++) {
+		struct rapid_schedule sch;
+		struct rapid_pc_result res;
+		struct rapid_sest e;
+		struct sim s;
+
+		rapid_schedule_init(&sch, (u64)((0.55 + 1.25 * xs01()) * a), 30,
+				    1070);
+		sim_send(&s, &sch, 30);
+		sim_bottleneck(&s, a);
+		for (k = 0; k < 30; k++) {
+			double u1 = xs01() + 1e-12, u2 = xs01();
+			double j = sd_us * 1e3 * sqrt(-2 * log(u1)) *
+				   cos(2 * M_PI * u2);
+
+			s.rcv[k] += 20e6 + (j > -20e6 ? j : -20e6);
+			if (k && s.rcv[k] < s.rcv[k - 1])
+				s.rcv[k] = s.rcv[k - 1];
+		}
+		rapid_sest_begin(&e, 7, &sch, MSS);
+		for (k = 0; k < 30; k++)
+			if ((k + 1) % 2 == 0 || k == 29)
+				rapid_sest_ack(&e, k + 1, 1000000000ULL +
+					       REV_DELAY_NS + (u64)llround(s.rcv[k]));
+		rapid_sest_finish(&e, &p, &res);
+		err[t] = rapid_sest_abest(&res, rapid_schedule_top(&sch)) / a - 1;
+	}
+	qsort(err, trials, sizeof(err[0]), cmp_dbl);
+	*med = err[trials / 2];
+	*p10 = err[trials / 10];
+}
+
+static void test_jitter(void)
+{
+	static const double sd[] = { 0, 2000, 5000 };
+	double med, p10, med0, p100;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		jitter_case(20, sd[i], RAPID_SEST_NOISE_MULT_DEF, &med, &p10);
+		jitter_case(20, sd[i], 0, &med0, &p100);
+		tap_diag("sest jitter: C = A = 20 Mbit/s, delay sd %.0f us: ack_noise_mult 3: median %+.1f%% p10 %+.1f%%; 0: median %+.1f%% p10 %+.1f%%",
+			 sd[i], 100 * med, 100 * p10, 100 * med0, 100 * p100);
+		if (!sd[i]) {
+			tap_ok(med == med0 && p10 == p100,
+			       "sest jitter: on a clean path the jitter floor changes nothing");
+			continue;
+		}
+		tap_ok(med >= -0.2,
+		       "sest jitter sd %.0f us: median %+.1f%% >= -20%%",
+		       sd[i], 100 * med);
+		/* the jitter model has teeth: without the floor it reads low */
+		tap_ok(med - med0 >= 0.15,
+		       "sest jitter sd %.0f us: the floor lifts the median by %.1f points (>= 15)",
+		       sd[i], 100 * (med - med0));
+	}
+}
+
 int main(void)
 {
 	test_bound();
@@ -635,5 +713,6 @@ int main(void)
 	test_delivery_rate();
 	test_stretched();
 	test_cross();
+	test_jitter();
 	return tap_done();
 }
