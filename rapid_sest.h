@@ -62,6 +62,14 @@
  */
 #define RAPID_SEST_NOISE_MULT_DEF	3U
 /*
+ * On a path that reorders, a SACK front at most this many packets beyond
+ * snd_una is a late neighbour's hole: the record goes on at the front.
+ * A front further ahead is a packet that overtook by many (netem's
+ * "reorder": by the whole delay): the record goes on at snd_una, whose
+ * ACKs are exact for the packets that arrive in order.
+ */
+#define RAPID_SEST_REORDER_SPAN		8U
+/*
  * Excursion end factor F of the sender-side analysis (1/1000): 3, half the
  * receiver's.  ACK timing already smooths what delayed ACKs thin out, and
  * at 6 the lab's medians ran 19% low with 60 Mbit/s of cross traffic, at

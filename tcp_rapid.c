@@ -1345,9 +1345,10 @@ static void rapid_close_sest(struct sock *sk, struct rapid_sest *e,
  * carries none.  The stream that holds the hole (snd_una inside it) or a
  * retransmission stops its record: its prefix is analysed.  While TCP sees
  * the path reorder (rapid_reordered()) a hole is a packet that is late,
- * not lost: the packets after it keep their arrival times in the SACK
- * front, so the record goes on past it; a retransmission still stops it
- * (docs/rapid-deviations.md#sender-jitter-floor).
+ * not lost, and the record goes on past it: at the SACK front when that
+ * is at most RAPID_SEST_REORDER_SPAN packets ahead (a late neighbour),
+ * otherwise at snd_una (a packet that overtook by many); a retransmission
+ * still stops it (docs/rapid-deviations.md#sender-jitter-floor).
  */
 static void rapid_feed_sest(struct sock *sk)
 {
@@ -1362,6 +1363,8 @@ static void rapid_feed_sest(struct sock *sk)
 		return;
 	front = rapid_delivery_front(tp);
 	reorders = rapid_reordered(sk);
+	if (reorders && front - una > RAPID_SEST_REORDER_SPAN * tp->mss_cache)
+		front = una;
 	for (i = ring->tail; i != ring->head; i++) {
 		struct rapid_stream *rec = rapid_ring_slot(ring, i);
 		struct rapid_sest *e = &ring->est;
