@@ -63,10 +63,10 @@
 #define RAPID_SEST_NOISE_MULT_DEF	3U
 /*
  * On a path that reorders, a SACK front at most this many packets beyond
- * snd_una is a late neighbour's hole: the record goes on at the front.
- * A front further ahead is a packet that overtook by many (netem's
- * "reorder": by the whole delay): the record goes on at snd_una, whose
- * ACKs are exact for the packets that arrive in order.
+ * snd_una is a late neighbour's hole: the record goes on past it.  A
+ * front further ahead is a packet that overtook by many (netem's
+ * "reorder": by the whole delay), whose ACK says nothing of the packets
+ * between: the record stops there, as at a loss.
  */
 #define RAPID_SEST_REORDER_SPAN		8U
 /*
