@@ -62,14 +62,6 @@
  */
 #define RAPID_SEST_NOISE_MULT_DEF	3U
 /*
- * On a path that reorders, a SACK front at most this many packets beyond
- * snd_una is a late neighbour's hole: the record goes on past it.  A
- * front further ahead is a packet that overtook by many (netem's
- * "reorder": by the whole delay), whose ACK says nothing of the packets
- * between: the record stops there, as at a loss.
- */
-#define RAPID_SEST_REORDER_SPAN		8U
-/*
  * Excursion end factor F of the sender-side analysis (1/1000): 3, half the
  * receiver's.  ACK timing already smooths what delayed ACKs thin out, and
  * at 6 the lab's medians ran 19% low with 60 Mbit/s of cross traffic, at

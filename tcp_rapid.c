@@ -1344,11 +1344,10 @@ static void rapid_close_sest(struct sock *sk, struct rapid_sest *e,
  * timing, while the cumulative ACK that finally covers the repaired hole
  * carries none.  The stream that holds the hole (snd_una inside it) or a
  * retransmission stops its record: its prefix is analysed.  While TCP sees
- * the path reorder (rapid_reordered()) a hole at most
- * RAPID_SEST_REORDER_SPAN packets behind the SACK front is a late
- * neighbour, not a loss, and the record goes on past it; a front further
- * ahead (a packet that overtook by many) or a retransmission still stops
- * it (docs/rapid-deviations.md#sender-jitter-floor).
+ * the path reorder (rapid_reordered()) a hole is a packet that is late,
+ * not lost: the packets after it keep their arrival times in the SACK
+ * front, so the record goes on past it; a retransmission still stops it
+ * (docs/rapid-deviations.md#sender-jitter-floor).
  */
 static void rapid_feed_sest(struct sock *sk)
 {
@@ -1362,8 +1361,7 @@ static void rapid_feed_sest(struct sock *sk)
 	if (!ring || !READ_ONCE(rapid_p_sender_estimate.val))
 		return;
 	front = rapid_delivery_front(tp);
-	reorders = rapid_reordered(sk) &&
-		   front - una <= RAPID_SEST_REORDER_SPAN * tp->mss_cache;
+	reorders = rapid_reordered(sk);
 	for (i = ring->tail; i != ring->head; i++) {
 		struct rapid_stream *rec = rapid_ring_slot(ring, i);
 		struct rapid_sest *e = &ring->est;
