@@ -571,6 +571,27 @@ static int cmp_dbl(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * The 30-packet stream @s sent with @sch, ACKed every second packet (and
+ * the last): the relative error of its estimate against @a (B/s).
+ */
+static double acks_every_second_err(const struct sim *s,
+				    const struct rapid_schedule *sch,
+				    const struct rapid_pc_params *p, double a)
+{
+	struct rapid_pc_result res;
+	struct rapid_sest e;
+	int k;
+
+	rapid_sest_begin(&e, 7, sch, MSS);
+	for (k = 0; k < 30; k++)
+		if ((k + 1) % 2 == 0 || k == 29)
+			rapid_sest_ack(&e, k + 1, 1000000000ULL + REV_DELAY_NS +
+				       (u64)llround(s->rcv[k]));
+	rapid_sest_finish(&e, p, &res);
+	return rapid_sest_abest(&res, rapid_schedule_top(sch)) / a - 1;
+}
+
 static double cross_median(double c_mbit, double a_mbit)
 {
 	double c = c_mbit * 1e6 / 8, a = a_mbit * 1e6 / 8, err[400];
@@ -580,8 +601,6 @@ static double cross_median(double c_mbit, double a_mbit)
 	rapid_sest_params(&p, RAPID_SEST_Q_NOISE_NS_DEF, RAPID_SEST_NOISE_MULT_DEF);
 	for (t = 0; t < trials; t++) {
 		struct rapid_schedule sch;
-		struct rapid_pc_result res;
-		struct rapid_sest e;
 		struct sim s;
 		double w = 0, prev = 0;
 
@@ -597,13 +616,7 @@ static double cross_median(double c_mbit, double a_mbit)
 			w += MSS * 1e9 / c;
 			s.rcv[k] = s.snd[k] + w;
 		}
-		rapid_sest_begin(&e, 7, &sch, MSS);
-		for (k = 0; k < 30; k++)
-			if ((k + 1) % 2 == 0 || k == 29)
-				rapid_sest_ack(&e, k + 1, 1000000000ULL +
-					       REV_DELAY_NS + (u64)llround(s.rcv[k]));
-		rapid_sest_finish(&e, &p, &res);
-		err[t] = rapid_sest_abest(&res, rapid_schedule_top(&sch)) / a - 1;
+		err[t] = acks_every_second_err(&s, &sch, &p, a);
 	}
 	qsort(err, trials, sizeof(err[0]), cmp_dbl);
 	return err[trials / 2];
@@ -646,8 +659,6 @@ static void jitter_case(double c_mbit, double sd_us, u32 mult, double *med,
 	xs_state = 88172645463325252ULL;	/* the same draws for every mult */
 	for (t = 0; t < trials; t++) {
 		struct rapid_schedule sch;
-		struct rapid_pc_result res;
-		struct rapid_sest e;
 		struct sim s;
 
 		rapid_schedule_init(&sch, (u64)((0.55 + 1.25 * xs01()) * a), 30,
@@ -663,13 +674,7 @@ static void jitter_case(double c_mbit, double sd_us, u32 mult, double *med,
 			if (k && s.rcv[k] < s.rcv[k - 1])
 				s.rcv[k] = s.rcv[k - 1];
 		}
-		rapid_sest_begin(&e, 7, &sch, MSS);
-		for (k = 0; k < 30; k++)
-			if ((k + 1) % 2 == 0 || k == 29)
-				rapid_sest_ack(&e, k + 1, 1000000000ULL +
-					       REV_DELAY_NS + (u64)llround(s.rcv[k]));
-		rapid_sest_finish(&e, &p, &res);
-		err[t] = rapid_sest_abest(&res, rapid_schedule_top(&sch)) / a - 1;
+		err[t] = acks_every_second_err(&s, &sch, &p, a);
 	}
 	qsort(err, trials, sizeof(err[0]), cmp_dbl);
 	*med = err[trials / 2];
