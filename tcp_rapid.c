@@ -435,6 +435,7 @@ static_assert(RAPID_SEST_F_DEFAULT == 3000 && RAPID_PC_F_MIN == 1000 &&
 	      RAPID_PC_F_MAX == 1000000);
 static_assert(RAPID_SEST_Q_NOISE_NS_DEF == 10 * NSEC_PER_USEC &&
 	      RAPID_PC_Q_NOISE_NS_MAX == 1000 * NSEC_PER_USEC);
+static_assert(RAPID_SEST_NOISE_MULT_DEF == 3 && RAPID_PC_NOISE_MULT_MAX == 16);
 
 /* min_rate_kbps at most max_rate_kbps, and the other way round. */
 static bool rapid_check_rate(const struct cc_param *p, unsigned int v,
