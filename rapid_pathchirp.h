@@ -241,6 +241,16 @@
 #define RAPID_PC_NOISE_MULT_MAX		16
 #define RAPID_PC_NOISE_MULT_RX_DEFAULT	3
 #define RAPID_PC_NOISE_FLOOR_MAX_NS	50000000ULL	/* 50 ms */
+/*
+ * The helper (tcp_rapid_rx.c) and the scale engine's model of it
+ * (sim/sim_rapid.c): packets of the next stream that arrived while the
+ * current one was still incomplete (reorder=1) are held, since its
+ * stragglers may be on their way.  16 hold 10 ms of a 20 Mbit/s stream,
+ * about 2.5 standard deviations of netem's 5 ms jitter.  Each stream's
+ * result rides on this many pure ACKs (feedback_acks' default).
+ */
+#define RAPID_RX_HELD			16
+#define RAPID_RX_FEEDBACK_ACKS_DEFAULT	4
 /* Fewer packets than this give no estimate; at least 2 (one gap). */
 #define RAPID_PC_MIN_PKTS_DEFAULT	3
 /* Longest p-stream, send or receive side, from packet 0 (ns): 275 s. */

@@ -471,6 +471,15 @@ static inline u64 rapid_estimate_bound(u32 rule, u64 abest, u64 top, u32 eb,
  * far below) does not.  No value (0) never disagrees.
  */
 #define RAPID_FB_DISAGREE	3ULL
+/*
+ * Streams completed without a feedback option for a stream in flight
+ * before the sender-side estimate takes over again (the helper answers
+ * every stream, on feedback_acks ACKs: eight streams without any is not
+ * ACK loss).
+ */
+#define RAPID_FB_LAPSE		8U
+/* Streams in a row whose feedback the own estimate contradicts: distrust. */
+#define RAPID_FB_DISTRUST	3U
 
 static inline bool rapid_fb_disagrees(u64 fb, u64 own)
 {

@@ -170,15 +170,6 @@ static_assert(RAPID_F_FQ == 0x01 && RAPID_F_INTERNAL == 0x02 &&
 					 * (rapid_base_rtt())
 					 */
 
-/*
- * Streams completed without a feedback option for a stream in flight
- * before the sender-side estimate takes over again (the helper answers
- * every stream, on feedback_acks ACKs: eight streams without any is not
- * ACK loss).
- */
-#define RAPID_FB_LAPSE		8U
-/* Streams in a row whose feedback the own estimate contradicts: distrust. */
-#define RAPID_FB_DISTRUST	3U
 /* Smallest stream_slots the allocation falls back to. */
 #define RAPID_SLOTS_MIN		8U
 

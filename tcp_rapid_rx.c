@@ -124,14 +124,6 @@ struct rapid_rx_key {
 	u32 version;		/* 4 or 6 */
 };
 
-/*
- * Packets of the next stream that arrived while the current one was still
- * incomplete (reorder=1): its stragglers may be on their way.  16 hold
- * 10 ms of a 20 Mbit/s stream, about 2.5 standard deviations of netem's
- * 5 ms jitter.
- */
-#define RAPID_RX_HELD	16
-
 struct rapid_rx_held {
 	u64 tx;				/* departure, unwrapped, ns */
 	u64 rcv;			/* arrival, ktime ns */
@@ -253,6 +245,7 @@ CC_PARAM(min_pkts, rapid_rx_p_min_pkts, 0644, 3, 2, 128, "packets",
 static_assert(RAPID_PC_MIN_PKTS_DEFAULT == 3);
 CC_PARAM(feedback_acks, rapid_rx_p_feedback_acks, 0644, 4, 0, 65535, "ACKs",
 	 "pure ACKs that carry each stream's result, 0 = every ACK the latest result");
+static_assert(RAPID_RX_FEEDBACK_ACKS_DEFAULT == 4);
 /* the feedback option is exactly one SACK block (rapid_skb_trade_sack_block()) */
 static_assert(RAPID_OPT_LEN == RAPID_SKB_SACK_BLOCK);
 CC_PARAM(sack_trade, rapid_rx_p_sack_trade, 0644, 1, 0, 1, "bool",

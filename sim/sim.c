@@ -234,6 +234,11 @@ static struct pkt *P(const struct flow *f, uint32_t seq)
 	return &f->p[seq & f->mask];
 }
 
+struct pkt *flow_pkt(const struct flow *f, uint32_t seq)
+{
+	return P(f, seq);
+}
+
 uint32_t flow_in_flight(const struct flow *f)
 {
 	return (f->snd_nxt - f->snd_una) - (f->sacked_out + f->lost_out) +
@@ -686,7 +691,10 @@ static void ack_pipe_push(struct flow *f, uint32_t sack)
 		f->aq_h = 0;
 	}
 	f->aq[(f->aq_h + f->aq_n) % f->aq_cap] =
-		(struct ack){ sim_now + f->rev, f->rcv_nxt, sack };
+		(struct ack){ .arr = sim_now + f->rev, .cum = f->rcv_nxt,
+			      .sack = sack };
+	if (f->cc->rx_ack_out)
+		f->cc->rx_ack_out(f, &f->aq[(f->aq_h + f->aq_n) % f->aq_cap]);
 	if (!f->aq_n)
 		timer_set(&f->ack_tm, sim_now + f->rev);
 	f->aq_n++;
@@ -701,6 +709,8 @@ static void ack_arrive(void *arg)
 	f->aq_n--;
 	if (f->aq_n)
 		timer_set(&f->ack_tm, f->aq[f->aq_h].arr);
+	if (a.fb_len && f->cc->ack_opt_in)
+		f->cc->ack_opt_in(f, &a);
 	on_ack(f, &a);
 }
 
@@ -728,6 +738,8 @@ static void rcv_data(struct flow *f, uint32_t seq)
 		send_ack(f, NONE);
 		return;
 	}
+	if (f->cc->rx_data)
+		f->cc->rx_data(f, seq, p);
 	if (!f->rcv_bytes)
 		f->rcv_first = sim_now;
 	f->rcv_bytes += SIM_MSS;
@@ -1221,6 +1233,8 @@ static int read_config(const char *path)
 			}
 			if (!strcmp(m, "tcp_pert"))
 				r = pert_param_set(a, v);
+			else if (!strcmp(m, "tcp_rapid_rx"))
+				r = rapid_rx_param_set(a, v);
 			else if (!strcmp(m, "tcp_icc"))
 				r = icc_param_set(a, v);
 			else
@@ -1413,13 +1427,15 @@ int main(int argc, char **argv)
 			"\"cbr_sent\": %llu, \"dequeued\": %llu, \"dropped\": %llu, "
 			"\"queued\": %u, \"in_service\": %d, \"random_loss\": %llu, "
 			"\"in_data_pipes\": %llu, \"received_segs\": %llu, "
-			"\"acked_segs\": %llu}}\n", duration_s,
+			"\"acked_segs\": %llu}, \"rapid_stats\": ", duration_s,
 			(unsigned long long)events, modparams_json,
 			(unsigned long long)segs, (unsigned long long)cbr,
 			(unsigned long long)q_pkts, (unsigned long long)q_drops, q_n,
 			link_busy ? 1 : 0, (unsigned long long)random_losses,
 			(unsigned long long)piped, (unsigned long long)rcvd,
 			(unsigned long long)acked);
+		rapid_stats_json(fp);
+		fprintf(fp, "}\n");
 		fclose(fp);
 	}
 	return 0;

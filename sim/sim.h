@@ -49,6 +49,10 @@ struct pkt {
 	uint64_t txn;			/* transmission order (RACK) */
 	uint32_t prev, next;		/* time-sorted list of outstanding */
 	uint8_t flags;
+	/* RAPID's data option on the first transmission (retransmissions
+	 * carry none): stream id, index, stream length; opt_n 0: unmarked */
+	uint16_t opt_id;
+	uint8_t opt_idx, opt_n;
 };
 
 struct ack {
@@ -56,6 +60,9 @@ struct ack {
 	uint32_t cum;			/* next expected segment */
 	uint32_t sack;			/* one segment newly held out of order,
 					 * or UINT32_MAX */
+	/* RAPID's feedback option as tcp_rapid_rx writes it (fb_len bytes,
+	 * 0: none) */
+	uint8_t fb_opt[8], fb_len;
 };
 
 struct rate_sample {
@@ -84,6 +91,13 @@ struct cc_ops {
 	 * pkts_acked): segments newly cumulatively acknowledged, the ACK's RTT
 	 * sample (us, -1: none) */
 	void (*pkts_acked)(struct flow *f, uint32_t pkts, int64_t rtt_us);
+	/* optional, the receiver's host (tcp_rapid_rx): a new data segment
+	 * arrived (its first transmission's record p: opt_*, xmit, flags),
+	 * before TCP's ACK for it; an ACK leaves (may fill a->fb_*); an ACK
+	 * with a->fb_len arrived, before on_ack (the tcp_probe tracepoint) */
+	void (*rx_data)(struct flow *f, uint32_t seq, const struct pkt *p);
+	void (*rx_ack_out)(struct flow *f, struct ack *a);
+	void (*ack_opt_in)(struct flow *f, const struct ack *a);
 };
 
 struct flow {
@@ -133,10 +147,14 @@ struct rapid_params {
 		 count_flows, probe_milli,
 		 jump_milli, accel_max, median, ss_exit_dr, ss_refine, f_milli,
 		 cut_max, hold_milli,
-		 ack_noise_us, ack_noise_mult, stream_slots;
+		 ack_noise_us, ack_noise_mult, stream_slots, mark_data;
 };
 extern struct rapid_params rapid_p;
 int rapid_param_set(const char *name, unsigned val);
+/* tcp_rapid_rx's (the receiver's helper): --set modparams.tcp_rapid_rx.X=V */
+int rapid_rx_param_set(const char *name, unsigned val);
+/* the RAPID counters of the run, a JSON object (run.json) */
+void rapid_stats_json(FILE *fp);
 
 extern const struct cc_ops cc_rapid;
 
@@ -149,6 +167,7 @@ int icc_param_set(const char *name, unsigned val);
 
 /* engine services for the algorithms */
 uint32_t flow_in_flight(const struct flow *f);
+struct pkt *flow_pkt(const struct flow *f, uint32_t seq);
 uint32_t flow_delivery_front(const struct flow *f);
 uint32_t flow_srtt_us(const struct flow *f);
 uint32_t flow_min_rtt_us(const struct flow *f);

@@ -31,7 +31,7 @@ from scripts.bench import scenario as bs
 
 ENGINE_CCS = ("rapid", "cubic", "reno", "scalable", "pert", "icc", "highspeed")
 # modules whose parameters the engine takes (--set modparams.<module>.X=V)
-ENGINE_MODULES = ("tcp_rapid", "tcp_pert", "tcp_icc")
+ENGINE_MODULES = ("tcp_rapid", "tcp_rapid_rx", "tcp_pert", "tcp_icc")
 # The engine's bottleneck limit (the lab's is bs.LAB_MAX_RATE_MBIT): rates
 # are uint64 bit/s in sim.c, so this is a bound on run time, not on range.
 ENGINE_MAX_RATE_MBIT = 10000
@@ -111,7 +111,7 @@ def run_config(plan, run, rdir, seed, start_jitter_ms=0.0):
     lines.append("modparams_json " + json.dumps(seen))
     for k, v in (mp.get("tcp_rapid") or {}).items():
         lines.append(f"param {k} {int(str(v))}")
-    for m in ("tcp_pert", "tcp_icc"):
+    for m in ("tcp_rapid_rx", "tcp_pert", "tcp_icc"):
         for k, v in (mp.get(m) or {}).items():
             lines.append(f"modparam {m} {k} {param_int(v)}")
     for f in run["flows"]:

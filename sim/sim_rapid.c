@@ -4,7 +4,9 @@
  * tcp_rapid.c's driver of the pure headers (rapid_chirp.h, rapid_sest.h,
  * rapid_pathchirp.h), which are compiled in unchanged.  Every function
  * names the tcp_rapid.c function it mirrors; docs/sim.md lists what is
- * left out (receiver feedback, undo, idle restart, the data option).
+ * left out (undo, idle restart).  The receiving host's helper
+ * (tcp_rapid_rx.c) is here too: rx_*() mirror its recording, analysis and
+ * feedback, the same rapid_pathchirp.h calls on the exact arrival times.
  *
  * Sequence numbers here count segments (the engine's unit), so the byte
  * arithmetic of tcp_rapid.c (acked / mss) becomes a plain count; rates
@@ -34,6 +36,7 @@ struct rapid_params rapid_p = {
 	.f_milli = RAPID_SEST_F_DEFAULT,
 	.ack_noise_us = RAPID_SEST_Q_NOISE_NS_DEF / 1000,
 	.ack_noise_mult = RAPID_SEST_NOISE_MULT_DEF, .stream_slots = 128,
+	.mark_data = 1,
 };
 
 /* The module's parameter table: name, field, [min, max] (tcp_rapid.c). */
@@ -54,6 +57,7 @@ static const struct {
 	{ "fixed_rate_kbps", &rapid_p.fixed_rate_kbps, RAPID_KBPS_MIN, RAPID_KBPS_MAX, true },
 	{ "inject_abest_kbps", &rapid_p.inject_abest_kbps, 1, RAPID_KBPS_MAX, true },
 	{ "sender_estimate", &rapid_p.sender_estimate, 0, 1, false },
+	{ "mark_data", &rapid_p.mark_data, 0, 1, false },
 	{ "drain_max", &rapid_p.drain_max, 0, 1000, false },
 	{ "law", &rapid_p.law, RAPID_LAW_REPORT, RAPID_LAW_QUEUE, false },
 	{ "q_target_us", &rapid_p.q_target_us, 100, 1000000, false },
@@ -80,6 +84,54 @@ static const struct {
 };
 
 /* 0 ok, -1 unknown name, -2 out of range (rapid_param_set()). */
+/*
+ * tcp_rapid_rx's parameters that act on the analysis and the feedback
+ * (--set modparams.tcp_rapid_rx.X=V): names, defaults and ranges of
+ * tcp_rapid_rx.c's CC_PARAMs.  reorder is always 1 (the default; nothing
+ * reorders here), max_flows, idle_ms and sack_trade do not apply.
+ */
+static struct {
+	unsigned f_milli, min_excursion, recv_gap_min_ns, q_noise_ns,
+		 noise_mult, min_pkts, feedback_acks;
+} rapid_rx_p = {
+	.f_milli = RAPID_PC_F_DEFAULT, .min_excursion = RAPID_PC_L_DEFAULT,
+	.recv_gap_min_ns = RAPID_PC_RECV_GAP_MIN_NS_DEFAULT,
+	.q_noise_ns = RAPID_PC_Q_NOISE_NS_RX_DEFAULT,
+	.noise_mult = RAPID_PC_NOISE_MULT_RX_DEFAULT,
+	.min_pkts = RAPID_PC_MIN_PKTS_DEFAULT,
+	.feedback_acks = RAPID_RX_FEEDBACK_ACKS_DEFAULT,
+};
+
+static const struct {
+	const char *name;
+	unsigned *v;
+	unsigned lo, hi;
+} rx_params_tab[] = {
+	{ "f_milli", &rapid_rx_p.f_milli, RAPID_PC_F_MIN, RAPID_PC_F_MAX },
+	{ "min_excursion", &rapid_rx_p.min_excursion, 1, RAPID_PSTREAM_MAX },
+	{ "recv_gap_min_ns", &rapid_rx_p.recv_gap_min_ns, 0, RAPID_PC_RECV_GAP_MIN_NS_MAX },
+	{ "q_noise_ns", &rapid_rx_p.q_noise_ns, 0, RAPID_PC_Q_NOISE_NS_MAX },
+	{ "noise_mult", &rapid_rx_p.noise_mult, 0, RAPID_PC_NOISE_MULT_MAX },
+	{ "min_pkts", &rapid_rx_p.min_pkts, 2, RAPID_PSTREAM_MAX },
+	{ "feedback_acks", &rapid_rx_p.feedback_acks, 0, 65535 },
+};
+
+/* 0 ok, -1 unknown name, -2 out of range (as rapid_param_set()) */
+int rapid_rx_param_set(const char *name, unsigned val)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(rx_params_tab) / sizeof(rx_params_tab[0]); i++) {
+		if (strcmp(name, rx_params_tab[i].name))
+			continue;
+		if (val < rx_params_tab[i].lo || val > rx_params_tab[i].hi)
+			return -2;
+		*rx_params_tab[i].v = val;
+		return 0;
+	}
+	return -1;
+}
+
 int rapid_param_set(const char *name, unsigned val)
 {
 	size_t i;
@@ -146,6 +198,28 @@ static uint32_t minmax_running_max(struct minmax *m, uint32_t win, uint32_t t,
 	return minmax_subwin_update(m, win, &val);
 }
 
+/*
+ * Counters of all RAPID flows of a run, the module's and the helper's of
+ * the same names (/sys/module/tcp_rapid{,_rx}/parameters/stats), in
+ * run.json's "rapid_stats" (rapid_stats_json()).
+ */
+static struct {
+	unsigned long long fb_acks, fb_applied, fb_stale, fb_lapsed,
+		fb_disagree, fb_distrusted, fb_ignored, sest_applied,
+		rx_streams, rx_estimates;
+} st;
+
+void rapid_stats_json(FILE *fp)
+{
+	fprintf(fp, "{\"fb_acks\": %llu, \"fb_applied\": %llu, \"fb_stale\": %llu, "
+		"\"fb_lapsed\": %llu, \"fb_disagree\": %llu, "
+		"\"fb_distrusted\": %llu, \"fb_ignored\": %llu, "
+		"\"sest_applied\": %llu, \"rx_streams\": %llu, "
+		"\"rx_estimates\": %llu}", st.fb_acks, st.fb_applied, st.fb_stale,
+		st.fb_lapsed, st.fb_disagree, st.fb_distrusted, st.fb_ignored,
+		st.sest_applied, st.rx_streams, st.rx_estimates);
+}
+
 /* ---- per-flow state (struct rapid + struct rapid_ring) ---------------- */
 #define SF_CLOSED	0x01
 #define SF_RETRANS	0x02
@@ -154,6 +228,7 @@ static uint32_t minmax_running_max(struct minmax *m, uint32_t win, uint32_t t,
 #define SF_REPAIRED	0x10
 #define SF_JUDGED	0x20
 #define SF_LOSSY	0x40
+#define SF_FB_PENDING	0x80
 #define EST_NONE	0
 #define EST_DONE	1
 #define EST_LATE	2
@@ -163,6 +238,22 @@ struct rstream {
 	tns t_first, t_last;
 	uint32_t id, start_seq, end_seq, est_kbps;
 	uint8_t k, sent, flags, est, est_rule, est_lossy;
+	u64 fb_abest;			/* feedback kept until judged */
+	uint8_t fb_rule, fb_truncated;
+};
+
+/* tcp_rapid_rx.c's struct rapid_rx_flow: the receiving host's helper */
+struct rx_flow {
+	struct rapid_pc_obs obs;	/* the stream being recorded */
+	struct rapid_opt est;		/* the last complete stream's result */
+	struct {
+		u64 tx, rcv;
+		uint8_t idx;
+	} held[RAPID_RX_HELD];		/* the next stream's, see rx_record() */
+	u64 last_rcv;
+	uint32_t fed;			/* ACKs that carried est */
+	uint16_t done_id, held_id;
+	uint8_t n, held_n, nheld, active, have_est;
 };
 
 struct rapid {
@@ -179,12 +270,20 @@ struct rapid {
 	struct rapid_abest_hist hist;
 	struct rapid_law law;
 	struct rstream *rec;
+	/* receiver feedback, the sender's side (RAPID_F_RXFB, ring->fb_*) */
+	bool rxfb, fb_distrust;
+	uint8_t fb_quiet, fb_disagree, fb_rule, fb_truncated;
+	uint32_t fb_id, fb_checked_id, sest_last_id, sest_last_kbps;
+	u64 fb_abest;
+	struct rx_flow *rx;		/* the receiver's helper, first marked packet */
 };
 
 static void *rapid_alloc(void)
 {
 	struct rapid *ca = calloc(1, sizeof(*ca));
 
+	if (!ca)
+		abort();
 	ca->rec = calloc(rapid_p.stream_slots, sizeof(*ca->rec));
 	ca->mask = (uint16_t)(rapid_p.stream_slots - 1);
 	return ca;
@@ -287,32 +386,43 @@ static void on_abest(struct flow *f, uint32_t id, u64 abest, u64 ss_r1_cap)
 			       SIM_MSS, flow_srtt_us(f), now_us());
 }
 
-/* rapid_estimate_value() (sender source, a record always exists) */
-static u64 estimate_value(struct flow *f, uint32_t rule, u64 abest,
+/* rapid_estimate_value(): rx for RAPID_SRC_RECEIVER */
+static u64 estimate_value(struct flow *f, bool rx, uint32_t rule, u64 abest,
 			  bool lossy, const struct rstream *rec)
 {
 	struct rapid *ca = f->ca;
-	uint32_t eb = RAPID_EB_RECORDED;
+	const struct rapid_schedule *sched;
+	struct rapid_schedule cur;
+	uint32_t eb = 0;
 
+	if (rec && (rec->flags & SF_UNPACED) && rx)
+		lossy = false;
 	if (lossy && !loss_is_congestive(f))
 		eb |= RAPID_EB_RANDOM;
-	if (rec->flags & SF_UNPACED)
-		eb |= RAPID_EB_UNPACED;
-	if (rec->flags & SF_RETRANS)
-		eb |= RAPID_EB_RETRANS;
-	if (rec->est == EST_LATE)
-		eb |= RAPID_EB_LATE;
+	if (rec) {
+		sched = &rec->sched;
+		eb |= RAPID_EB_RECORDED;
+		if (rec->flags & SF_UNPACED)
+			eb |= RAPID_EB_UNPACED;
+		if (rec->flags & SF_RETRANS)
+			eb |= RAPID_EB_RETRANS;
+		if (rec->est == EST_LATE)
+			eb |= RAPID_EB_LATE;
+	} else {
+		rapid_ctl_schedule(&ca->ctl, &cur);
+		sched = &cur;
+	}
 	if (ca->ctl.phase == RAPID_PHASE_SS)
 		eb |= RAPID_EB_SS;
 	if (lossy)
 		eb |= RAPID_EB_LOSSY;
-	return rapid_estimate_bound(rule, abest, rapid_schedule_top(&rec->sched),
-				    eb, ca->ctl.r_avg,
-				    rapid_rate_from_fp(rec->sched.r1_fp));
+	return rapid_estimate_bound(rule, abest, rapid_schedule_top(sched), eb,
+				    ca->ctl.r_avg,
+				    rapid_rate_from_fp(sched->r1_fp));
 }
 
-/* rapid_on_estimate() */
-static void on_estimate(struct flow *f, uint32_t id, u64 abest)
+/* rapid_on_estimate(): true when the controller got an ABest */
+static bool on_estimate(struct flow *f, uint32_t id, u64 abest)
 {
 	struct rapid *ca = f->ca;
 	uint32_t lim = now_us() - ca->dr_lim.s[0].t >
@@ -330,6 +440,70 @@ static void on_estimate(struct flow *f, uint32_t id, u64 abest)
 					  rapid_p.drain_max);
 	if (abest)
 		on_abest(f, id, abest, dr);
+	return abest != 0;
+}
+
+/* rapid_own_estimate() */
+static u64 own_estimate(struct flow *f, uint32_t id, uint32_t rule,
+			const struct rstream *rec)
+{
+	struct rapid *ca = f->ca;
+
+	if (rec && rec->est == EST_DONE &&
+	    rec->est_rule == RAPID_PC_RULE_EXCURSION &&
+	    rule == RAPID_PC_RULE_EXCURSION)
+		return estimate_value(f, false, rec->est_rule,
+				      rapid_kbps_to_rate(rec->est_kbps),
+				      rec->est_lossy, rec);
+	if (!rec && id == ca->sest_last_id && rule == RAPID_PC_RULE_EXCURSION)
+		return rapid_kbps_to_rate(ca->sest_last_kbps);
+	return 0;
+}
+
+/* rapid_vet_fb() */
+static bool vet_fb(struct flow *f, uint32_t id, uint32_t rule, u64 fb,
+		   const struct rstream *rec)
+{
+	struct rapid *ca = f->ca;
+	u64 own = own_estimate(f, id, rule, rec);
+
+	if (rapid_fb_disagrees(fb, own)) {
+		st.fb_disagree++;
+		if (++ca->fb_disagree >= RAPID_FB_DISTRUST) {
+			ca->fb_distrust = 1;
+			st.fb_distrusted++;
+		}
+		return false;
+	}
+	if (rec && (rec->flags & SF_LOSSY) && fb > ca->ctl.r_avg) {
+		st.fb_disagree++;
+		return false;
+	}
+	if (own && fb)
+		ca->fb_disagree = 0;
+	return true;
+}
+
+/* rapid_check_apply_fb() */
+static void check_apply_fb(struct flow *f, uint32_t id, uint32_t rule,
+			   u64 abest, bool truncated, const struct rstream *rec)
+{
+	struct rapid *ca = f->ca;
+	u64 fb;
+
+	if (ca->fb_distrust) {
+		st.fb_ignored++;
+		return;
+	}
+	if (ca->fb_checked_id && !rapid_id_after(id, ca->fb_checked_id))
+		return;
+	ca->fb_checked_id = id;
+	fb = estimate_value(f, true, rule, abest, truncated, rec);
+	if (ca->ctl.phase == RAPID_PHASE_STEADY &&
+	    !vet_fb(f, id, rule, fb, rec))
+		return;
+	if (on_estimate(f, id, fb))
+		st.fb_applied++;
 }
 
 /* rapid_judge_stream() */
@@ -350,7 +524,7 @@ static bool stream_judge(struct flow *f, uint32_t id, struct rstream *rec)
 	return lossy;
 }
 
-/* rapid_judge_streams() (no receiver feedback here) */
+/* rapid_judge_streams() */
 static void judge_streams(struct flow *f)
 {
 	struct rapid *ca = f->ca;
@@ -365,6 +539,11 @@ static void judge_streams(struct flow *f)
 			break;
 		if (!(rec->flags & SF_JUDGED))
 			stream_judge(f, rec->id, rec);
+		if (rec->flags & SF_FB_PENDING) {
+			rec->flags &= ~SF_FB_PENDING;
+			check_apply_fb(f, rec->id, rec->fb_rule, rec->fb_abest,
+				       rec->fb_truncated, rec);
+		}
 	}
 }
 
@@ -390,6 +569,11 @@ static void stream_done(struct flow *f, uint32_t id, struct rstream *rec)
 	struct rapid *ca = f->ca;
 	u64 raw, value;
 
+	if (ca->rxfb && ++ca->fb_quiet > RAPID_FB_LAPSE) {	/* rapid_check_fb_lapse() */
+		ca->rxfb = false;
+		ca->fb_quiet = 0;
+		st.fb_lapsed++;
+	}
 	if (!rec || !(rec->flags & SF_JUDGED))
 		stream_judge(f, id, rec);
 	if (ca->win_rtt_us != UINT32_MAX) {
@@ -405,9 +589,14 @@ static void stream_done(struct flow *f, uint32_t id, struct rstream *rec)
 	}
 	if (!rec || rec->est != EST_DONE)
 		return;
+	/* rapid_apply_sest() */
 	raw = rapid_kbps_to_rate(rec->est_kbps);
-	value = estimate_value(f, rec->est_rule, raw, rec->est_lossy, rec);
-	on_estimate(f, id, value);
+	value = estimate_value(f, false, rec->est_rule, raw, rec->est_lossy, rec);
+	ca->sest_last_id = id;
+	ca->sest_last_kbps = rec->est_rule != RAPID_PC_RULE_EXCURSION ? 0 :
+			     rapid_rate_to_kbps(value);
+	if ((!ca->rxfb || ca->fb_distrust) && on_estimate(f, id, value))
+		st.sest_applied++;
 }
 
 /* rapid_push_dr_to() */
@@ -609,6 +798,13 @@ static tns rapid_xmit(struct flow *f, uint32_t seq, bool retrans)
 			stream_start(f, seq);
 		rate = rapid_cursor_next(&ca->cur, &last);
 		ca->cur_end_seq = seq + 1;
+		if (rapid_p.mark_data) {	/* rapid_mark_data() */
+			struct pkt *p = flow_pkt(f, seq);
+
+			p->opt_id = (uint16_t)ca->ctl.launched_id;
+			p->opt_idx = (uint8_t)(ca->cur.sent - 1);
+			p->opt_n = ca->cur.k;
+		}
 		rec = ring_current(ca);
 		if (rec) {
 			rec->sent = ca->cur.sent;
@@ -626,6 +822,202 @@ static tns rapid_xmit(struct flow *f, uint32_t seq, bool retrans)
 	return (tns)rapid_schedule_gap_ns(rate ? rate : 1, SIM_MSS);
 }
 
+/* rapid_find_stream_by_id() */
+static struct rstream *find_stream_by_id(struct rapid *ca, uint32_t id)
+{
+	uint16_t i;
+
+	for (i = ca->tail; i != ca->head; i++)
+		if (slot(ca, i)->id == id)
+			return slot(ca, i);
+	return NULL;
+}
+
+/* rapid_apply_fb() */
+static void apply_fb(struct flow *f)
+{
+	struct rapid *ca = f->ca;
+	struct rstream *rec;
+	uint32_t id = ca->fb_id;
+
+	if (!id)
+		return;
+	ca->fb_id = 0;
+	rec = find_stream_by_id(ca, id);
+	if (rec && !(rec->flags & SF_JUDGED)) {
+		if (!(rec->flags & SF_FB_PENDING)) {
+			rec->flags |= SF_FB_PENDING;
+			rec->fb_rule = ca->fb_rule;
+			rec->fb_truncated = ca->fb_truncated;
+			rec->fb_abest = ca->fb_abest;
+		}
+		return;
+	}
+	check_apply_fb(f, id, ca->fb_rule, ca->fb_abest, ca->fb_truncated, rec);
+}
+
+/* rapid_fb_recent() */
+static bool fb_recent(const struct rapid *ca, uint32_t id)
+{
+	uint32_t oldest = ca->tail != ca->head ?
+			  ca->rec[ca->tail & ca->mask].id : ca->ctl.launched_id;
+
+	return !rapid_id_after(oldest - RAPID_FB_LAPSE, id);
+}
+
+/* rapid_probe_ack() + rapid_read_fb() + rapid_take_fb(): the engine's ACKs
+ * are all the peer's next in-order pure ACKs */
+static void rapid_ack_opt_in(struct flow *f, const struct ack *a)
+{
+	struct rapid *ca = f->ca;
+	struct rapid_opt fb;
+	uint32_t id;
+
+	if (!ca->ctl.n || rapid_opt_decode(a->fb_opt, a->fb_len, &fb))
+		return;
+	st.fb_acks++;
+	id = ca->ctl.launched_id -
+	     (uint16_t)((uint16_t)ca->ctl.launched_id - fb.stream_id);
+	if (fb_recent(ca, id)) {
+		ca->rxfb = true;
+		ca->fb_quiet = 0;
+	}
+	if (ca->ctl.last_id && !rapid_id_after(id, ca->ctl.last_id)) {
+		st.fb_stale++;
+		return;
+	}
+	if (rapid_p.inject_abest_kbps || !id || !ca->rxfb)
+		return;
+	ca->fb_id = id;
+	ca->fb_abest = fb.abest;
+	ca->fb_rule = fb.rule;
+	ca->fb_truncated = fb.truncated;
+}
+
+/* ---- the receiving host's helper (tcp_rapid_rx.c) ---------------------- */
+
+/* rapid_rx_params_load() */
+static void rx_params(struct rapid_pc_params *p)
+{
+	rapid_pc_params_init(p);
+	p->f_milli = rapid_rx_p.f_milli;
+	p->min_excursion = rapid_rx_p.min_excursion;
+	p->recv_gap_min_ns = rapid_rx_p.recv_gap_min_ns;
+	p->min_pkts = rapid_rx_p.min_pkts;
+	p->q_noise_ns = rapid_rx_p.q_noise_ns;
+	p->noise_mult = rapid_rx_p.noise_mult;
+}
+
+/* rapid_rx_stream_finish() */
+static void rx_stream_finish(struct rx_flow *r)
+{
+	struct rapid_pc_result res;
+	struct rapid_pc_params p;
+	int rule;
+
+	rx_params(&p);
+	rule = rapid_pc_estimate(&r->obs, &p, &res);
+	r->est.stream_id = r->obs.id;
+	r->est.rule = (u8)rule;
+	r->est.abest = res.abest;
+	r->est.truncated = res.stop || r->obs.n < r->n;
+	r->done_id = r->obs.id;
+	r->have_est = 1;
+	r->active = 0;
+	r->fed = 0;
+	st.rx_streams++;
+	if (rule != RAPID_PC_RULE_INVALID)
+		st.rx_estimates++;
+}
+
+/* rapid_rx_add() (one segment: the engine has no GRO) */
+static void rx_add(struct rx_flow *r, uint32_t idx, u64 tx, u64 rcv)
+{
+	if (rapid_pc_obs_add_segs(&r->obs, idx, tx, rcv, SIM_MSS, 1) ==
+	    RAPID_PC_ADD_OK)
+		r->last_rcv = rcv;
+}
+
+/* rapid_rx_record() with reorder=1 (the default) and 64-bit departures */
+static void rx_record(struct rx_flow *r, uint16_t id, uint8_t idx, uint8_t n,
+		      u64 tx, u64 now)
+{
+	static const struct rapid_pc_clock clk = { .tick_ns = 1, .bits = 64 };
+	uint32_t i;
+
+	if (r->active && id != r->obs.id) {
+		if ((int16_t)(id - r->obs.id) < 0)
+			return;
+		if (r->obs.got < r->n && idx < RAPID_PSTREAM_MAX &&
+		    r->nheld < RAPID_RX_HELD &&
+		    (!r->nheld || (id == r->held_id && n == r->held_n))) {
+			r->held[r->nheld].tx = tx;
+			r->held[r->nheld].rcv = now;
+			r->held[r->nheld].idx = idx;
+			r->nheld++;
+			r->held_id = id;
+			r->held_n = n;
+			return;
+		}
+		rx_stream_finish(r);
+	}
+	if (!r->active) {
+		u64 prev_rcv = r->last_rcv;
+
+		if (r->have_est && (int16_t)(id - r->done_id) <= 0)
+			return;
+		rapid_pc_obs_init(&r->obs, id, &clk, &clk);
+		rapid_pc_obs_tolerate(&r->obs);
+		r->n = n;
+		r->active = 1;
+		for (i = 0; i < r->nheld && r->held_id == id && r->held_n == n;
+		     i++) {
+			rx_add(r, r->held[i].idx, r->held[i].tx, r->held[i].rcv);
+			if (r->held[i].rcv < prev_rcv)
+				rapid_pc_obs_mark_overtook(&r->obs, r->held[i].idx);
+		}
+		r->nheld = 0;
+	}
+	if (n != r->n)
+		return;
+	rx_add(r, idx, tx, now);
+	if (r->obs.got >= r->n || r->obs.stop)
+		rx_stream_finish(r);
+}
+
+/* rapid_rx_local_in(): a marked first transmission arrived */
+static void rapid_rx_data(struct flow *f, uint32_t seq, const struct pkt *p)
+{
+	struct rapid *ca = f->ca;
+
+	(void)seq;
+	if (!p->opt_n || (p->flags & PF_EVER_RETRANS))
+		return;
+	if (!ca->rx) {
+		ca->rx = calloc(1, sizeof(*ca->rx));
+		if (!ca->rx)
+			abort();
+	}
+	rx_record(ca->rx, p->opt_id, p->opt_idx, p->opt_n, (u64)p->xmit,
+		  (u64)sim_now);
+}
+
+/* rapid_rx_feedback(): the result on the next feedback_acks pure ACKs */
+static void rapid_rx_ack_out(struct flow *f, struct ack *a)
+{
+	struct rx_flow *r = ((struct rapid *)f->ca)->rx;
+	int len;
+
+	if (!r || !r->have_est ||
+	    (rapid_rx_p.feedback_acks && r->fed >= rapid_rx_p.feedback_acks))
+		return;
+	len = rapid_opt_encode(a->fb_opt, sizeof(a->fb_opt), &r->est);
+	if (len != RAPID_OPT_LEN)
+		return;
+	a->fb_len = (uint8_t)len;
+	r->fed++;
+}
+
 /* rapid_cong_control() */
 static void rapid_on_ack(struct flow *f, uint32_t acked, const struct rate_sample *rs)
 {
@@ -637,6 +1029,7 @@ static void rapid_on_ack(struct flow *f, uint32_t acked, const struct rate_sampl
 	if (rs->delivered > 0 && rs->interval_us > 0)	/* rapid_update_dr() */
 		dr_push(f, rs->delivered * SIM_MSS * 1000000ULL / (u64)rs->interval_us);
 	sest_on_ack(f);
+	apply_fb(f);
 	judge_streams(f);
 	complete_streams(f);
 	set_cwnd(f);
@@ -701,5 +1094,8 @@ const struct cc_ops cc_rapid = {
 	.set_state = rapid_set_state,
 	.on_rto = rapid_on_rto,
 	.on_xmit = rapid_xmit,
+	.rx_data = rapid_rx_data,
+	.rx_ack_out = rapid_rx_ack_out,
+	.ack_opt_in = rapid_ack_opt_in,
 	.cong_control = true,
 };

@@ -133,6 +133,47 @@ T.check("rapid alone: the module parameter set is the one seen",
 T.check("reno in the same plan: same-run ratio computed (q95 rapid/reno < 1)",
         (m.get("q95_ratio_vs_reno") or 9) < 1, f"{m.get('q95_ratio_vs_reno')}")
 
+
+def rapid_stats(outdir):
+    try:
+        return json.load(open(os.path.join(outdir, "runs", "rapid", "run.json")))["rapid_stats"]
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+# 4b. The receiver's helper (tcp_rapid_rx) is modelled and on by default,
+#     as in the lab: its feedback drives RAPID; with mark_data=0 (no data
+#     option, a stock receiver) the sender-side estimate does, and on this
+#     path sits higher (the ACK clock's bias: a larger drain queue; demo in
+#     the lab 10 against 16 packets, docs/sim.md).
+one = {"cc": ["rapid"], "flows": [{"cc": "@cc", "rtt_ms": 40}]}
+rc, r, err, outfb = run("rapidfb", one)
+mfb = (r or {}).get("results", {}).get("rapid", {})
+sfb = rapid_stats(outfb)
+T.check("helper modelled: the receiver's feedback is applied (fb_applied > 0) "
+        "and the sender-side estimate is not, past the first streams "
+        "(sest_applied <= fb_applied / 10)",
+        rc == 0 and sfb.get("fb_applied", 0) > 0 and
+        sfb.get("sest_applied", 0) * 10 <= sfb.get("fb_applied", 0), f"{sfb} {err[-300:]}")
+rc, r, err, outse = run("rapidsse", one, "--set", "modparams.tcp_rapid.mark_data=0")
+mse = (r or {}).get("results", {}).get("rapid", {})
+sse = rapid_stats(outse)
+T.check("mark_data=0: no feedback option at all, the sender-side estimate applied",
+        rc == 0 and sse.get("fb_acks") == 0 and sse.get("rx_streams") == 0 and
+        sse.get("sest_applied", 0) > 0, f"{sse} {err[-300:]}")
+T.check("helper modelled: q95 below the sender-side estimate's on the same path",
+        mfb.get("q95_pkts") is not None and mse.get("q95_pkts") is not None and
+        mfb["q95_pkts"] < mse["q95_pkts"],
+        f"feedback {mfb.get('q95_pkts')}, sender-side {mse.get('q95_pkts')}")
+rc, r, err, outmp = run("rapidrxmp", one, "--set", "modparams.tcp_rapid_rx.min_pkts=128")
+smp = rapid_stats(outmp)
+mmp = (r or {}).get("results", {}).get("rapid", {})
+T.check("a tcp_rapid_rx parameter reaches the helper: min_pkts=128 (more than a "
+        "stream has) leaves every stream without an estimate, and is the one seen",
+        rc == 0 and smp.get("rx_streams", 0) > 0 and smp.get("rx_estimates") == 0 and
+        mmp.get("modparams_seen") == {"tcp_rapid_rx": {"min_pkts": "128"}},
+        f"{smp} {mmp.get('modparams_seen')} {err[-300:]}")
+
 # 4b. RAPID alone on a slow path with a deep buffer (the lab's smallpath:
 #     10 Mbit/s, 20 ms, 60 packets): slow start's first bursts fill the
 #     link, and an exit at 4x what they delivered overflowed the buffer
@@ -249,6 +290,11 @@ rc, _, err, _ = run("bogus", {"cc": ["rapid"]}, "--set", "modparams.tcp_rapid.bo
 T.check("refused: an unknown tcp_rapid parameter, by name", rc == 2 and "bogus" in err, err)
 rc, _, err, _ = run("range", {"cc": ["rapid"]}, "--set", "modparams.tcp_rapid.law=7")
 T.check("refused: a tcp_rapid parameter out of range", rc == 2 and "law" in err, err)
+rc, _, err, _ = run("rxbogus", {"cc": ["rapid"]}, "--set", "modparams.tcp_rapid_rx.bogus=1")
+T.check("refused: an unknown tcp_rapid_rx parameter, by name", rc == 2 and "bogus" in err, err)
+rc, _, err, _ = run("rxrange", {"cc": ["rapid"]}, "--set", "modparams.tcp_rapid_rx.noise_mult=17")
+T.check("refused: a tcp_rapid_rx parameter out of range (noise_mult 0..16)",
+        rc == 2 and "noise_mult" in err, err)
 rc, _, err, _ = run("bbr", {"cc": ["bbr"]})
 T.check("refused: a congestion control the engine has not", rc == 2 and "bbr" in err, err)
 
