@@ -603,6 +603,11 @@ struct rapid_cfg {
 	u8 queue_free;		/* no standing queue (rapid_queue_free());
 				 * set per ABest by the caller
 				 */
+	u8 count_report;	/* the report's law scales Eq. 6's tau by
+				 * n_est too, counted against the flow's
+				 * unslowed rise (rapid_law_count_flows_sym();
+				 * 0: off)
+				 */
 };
 
 /* The module's defaults (the report's where it gives one). */
@@ -630,6 +635,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->keep_us = RAPID_DEF_KEEP_MS * 1000U;
 	cfg->keep_arm_us = RAPID_DEF_KEEP_ARM_MS * 1000U;
 	cfg->count_flows = 0;
+	cfg->count_report = 0;
 	cfg->probe_milli = 0;
 	cfg->jump_milli = RAPID_DEF_JUMP_MILLI;
 	cfg->accel_max = RAPID_DEF_ACCEL_MAX;
@@ -1402,8 +1408,9 @@ static inline u32 rapid_median3(u32 a, u32 b, u32 c)
 	return c <= a ? a : c >= b ? b : c;
 }
 
-static inline void rapid_law_count_flows(struct rapid_law *law, u64 abest,
-					 u64 r_avg, u32 srtt_us, u32 now_us)
+static inline void rapid_law_count_flows_sym(struct rapid_law *law, u64 abest,
+					     u64 r_avg, u32 srtt_us, u32 now_us,
+					     bool sym)
 {
 	u64 rise, fall, s;
 
@@ -1421,6 +1428,9 @@ static inline void rapid_law_count_flows(struct rapid_law *law, u64 abest,
 	if (law->n_r[1] > law->n_r[0] &&
 	    law->n_r[1] - law->n_r[0] >= law->n_r[1] / RAPID_NEST_MIN_RISE) {
 		rise = law->n_r[1] - law->n_r[0];
+		/* the rise without the count's own slowing */
+		if (sym && law->n_est > RAPID_NEST_ONE)
+			rise = div_u64(rise * law->n_est, RAPID_NEST_ONE);
 		fall = law->n_a > abest ? law->n_a - abest : 0;
 		/* fall / rise <= 64: no overflow, the sample within the max */
 		if (fall > rise * (RAPID_NEST_MAX / RAPID_NEST_ONE))
@@ -1444,6 +1454,12 @@ static inline void rapid_law_count_flows(struct rapid_law *law, u64 abest,
 	law->n_r[1] = r_avg;
 	law->n_a = abest;
 	law->n_t_us = now_us ? now_us : 1;
+}
+
+static inline void rapid_law_count_flows(struct rapid_law *law, u64 abest,
+					 u64 r_avg, u32 srtt_us, u32 now_us)
+{
+	rapid_law_count_flows_sym(law, abest, r_avg, srtt_us, now_us, false);
 }
 
 /*
@@ -1730,6 +1746,9 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 	if (!refining && hist)
 		acc = rapid_accel_step(hist, ctl->r_avg, abest, cfg->accel_max,
 				       cfg->queue_free, srtt_us, now_us);
+	if (!refining && law && cfg->count_report)
+		rapid_law_count_flows_sym(law, abest, ctl->r_avg, srtt_us,
+					  now_us, true);
 	if (abest > ctl->r_avg) {
 		u64 next = refining ? abest : 0;
 
@@ -1737,9 +1756,15 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 			next = rapid_jump_step(hist, ctl->r_avg, abest,
 					       cfg->jump_milli, srtt_us,
 					       now_us);
-		if (!next)
+		if (!next) {
+			u64 tau = cfg->tau_ns;
+
+			if (law && cfg->count_report &&
+			    law->n_est > RAPID_NEST_ONE)
+				tau = div_u64(tau * law->n_est, RAPID_NEST_ONE);
 			next = rapid_filter_increase(ctl->r_avg, abest, ctl->n,
-						     mss, cfg->tau_ns >> acc);
+						     mss, tau >> acc);
+		}
 
 		next = rapid_rate_clamp(next, cfg->min_rate, cfg->max_rate);
 		if (refining && next > ctl->r_avg)

@@ -147,7 +147,7 @@ struct rapid_params {
 		 count_flows, probe_milli,
 		 jump_milli, accel_max, median, ss_exit_dr, ss_refine, f_milli,
 		 cut_max, hold_milli,
-		 ack_noise_us, ack_noise_mult, stream_slots, mark_data;
+		 ack_noise_us, ack_noise_mult, stream_slots, mark_data, count_report;
 };
 extern struct rapid_params rapid_p;
 int rapid_param_set(const char *name, unsigned val);

@@ -58,6 +58,7 @@ static const struct {
 	{ "inject_abest_kbps", &rapid_p.inject_abest_kbps, 1, RAPID_KBPS_MAX, true },
 	{ "sender_estimate", &rapid_p.sender_estimate, 0, 1, false },
 	{ "mark_data", &rapid_p.mark_data, 0, 1, false },
+	{ "count_report", &rapid_p.count_report, 0, 1, false },
 	{ "drain_max", &rapid_p.drain_max, 0, 1000, false },
 	{ "law", &rapid_p.law, RAPID_LAW_REPORT, RAPID_LAW_QUEUE, false },
 	{ "q_target_us", &rapid_p.q_target_us, 100, 1000000, false },
@@ -326,6 +327,7 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->accel_max = (u8)rapid_p.accel_max;
 	cfg->cut_max = (u16)rapid_p.cut_max;
 	cfg->hold_milli = (u16)rapid_p.hold_milli;
+	cfg->count_report = (u8)rapid_p.count_report;
 	cfg->queue_free = 0;
 }
 
