@@ -1413,6 +1413,7 @@ static inline void rapid_law_count_flows_sym(struct rapid_law *law, u64 abest,
 					     bool sym)
 {
 	u64 rise, fall, s;
+	u16 prev;
 
 	if (!law->n_est)
 		law->n_est = RAPID_NEST_ONE;
@@ -1448,7 +1449,16 @@ static inline void rapid_law_count_flows_sym(struct rapid_law *law, u64 abest,
 		law->n_s[0] = (u16)s;
 		s = rapid_median3(law->n_s[0], law->n_s[1] ? law->n_s[1] : s,
 				  law->n_s[2] ? law->n_s[2] : s);
-		law->n_est = (u16)((3U * law->n_est + (u32)s + 2U) / 4U);
+		prev = law->n_est;
+		law->n_est = (u16)((3U * prev + (u32)s + 2U) / 4U);
+		/*
+		 * The report's law: no dead band.  The EWMA's rounding
+		 * leaves it within -2..+1 sixteenths of the sample; two flows
+		 * whose counts sit at either end of it would keep Eq. 6's
+		 * rates 10-20% apart for good.
+		 */
+		if (sym && law->n_est == prev && s != prev)
+			law->n_est = (u16)(s > prev ? prev + 1 : prev - 1);
 	}
 	law->n_r[0] = law->n_r[1];
 	law->n_r[1] = r_avg;

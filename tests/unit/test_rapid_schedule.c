@@ -1160,6 +1160,61 @@ static void test_law3(void)
 }
 
 /*
+ * Two flows on one link that start with different counts (1 and 3): each
+ * rises by the same unslowed step d / its count per window (Eq. 6: the
+ * spare is the same for both), and ABest of each is the link less the
+ * other's rate; every fourth window both cut by 20% (no sample).  The
+ * report's law counts against the unslowed rise (sym): every flow's
+ * sample is 1 + the others' rises / d, whatever its own count, so the
+ * two converge to one value; counted against the own slowed rise (the
+ * queue law's count), a flow that rises slower samples a larger count,
+ * and any split with 1/m0 + 1/m1 = 1 stays (docs/rapid.md, "Counting the
+ * flows").  Returns the final counts.
+ */
+static void count_two(bool sym, u32 *m0, u32 *m1)
+{
+	const u64 c = 100000000, d = 100000;
+	struct rapid_law law[2];
+	u64 r[2] = { 1000000, 1000000 };
+	u32 t, i;
+	int k;
+
+	rapid_law_reset(&law[0]);
+	rapid_law_reset(&law[1]);
+	law[0].n_est = RAPID_NEST_ONE;
+	law[1].n_est = 3 * RAPID_NEST_ONE;
+	for (k = 0, t = 1000; k < 400; k++, t += 50000) {
+		for (i = 0; i < 2; i++)
+			rapid_law_count_flows_sym(&law[i], c - r[1 - i], r[i],
+						  50000, t, sym);
+		for (i = 0; i < 2; i++) {
+			if (k % 4 == 3)
+				r[i] -= r[i] / 5;
+			else
+				r[i] += d * RAPID_NEST_ONE / law[i].n_est;
+		}
+	}
+	*m0 = law[0].n_est;
+	*m1 = law[1].n_est;
+}
+
+static void test_law_count_sym(void)
+{
+	u32 a0, a1, s0, s1;
+
+	count_two(true, &s0, &s1);
+	tap_ok(s0 + 1 >= s1 && s1 + 1 >= s0,
+	       "count flows, the report's law: two flows that start at counts 1 and 3 converge to one count (%u/16, %u/16)",
+	       s0, s1);
+	tap_ok(s0 >= 24 && s0 <= 28,
+	       "count flows, the report's law: two flows count (1 + sqrt(5)) / 2 = 1.6 (%u/16)", s0);
+	count_two(false, &a0, &a1);
+	tap_ok(a1 > a0 + 8,
+	       "count flows, counted against the own slowed rise: the split stays (%u/16, %u/16)",
+	       a0, a1);
+}
+
+/*
  * Counting the flows that rise together: a lone flow's ABest does not
  * move with its own increases; each of n flows rising in step sees it
  * fall n - 1 times as fast as it rises.
@@ -2347,6 +2402,7 @@ int main(void)
 	test_report_compete();
 	test_compete_keep();
 	test_law_count_flows();
+	test_law_count_sym();
 	test_median();
 	test_jump();
 	test_accel();
