@@ -183,6 +183,7 @@
  * standing queue changes nothing (0: off).  No standing queue: qd below
  * 1 / 2^RAPID_HOLD_QD_SHIFT of max(base RTT, RAPID_DRAIN_T_MIN_US).
  */
+#define RAPID_DEF_COUNT_REPORT	1U	/* the report's law counts the flows */
 #define RAPID_DEF_CUT_MAX	125U
 #define RAPID_CUT_MAX_MAX	1000U
 #define RAPID_DEF_HOLD_MILLI	200U
@@ -635,7 +636,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->keep_us = RAPID_DEF_KEEP_MS * 1000U;
 	cfg->keep_arm_us = RAPID_DEF_KEEP_ARM_MS * 1000U;
 	cfg->count_flows = 0;
-	cfg->count_report = 0;
+	cfg->count_report = RAPID_DEF_COUNT_REPORT;
 	cfg->probe_milli = 0;
 	cfg->jump_milli = RAPID_DEF_JUMP_MILLI;
 	cfg->accel_max = RAPID_DEF_ACCEL_MAX;

@@ -36,7 +36,7 @@ struct rapid_params rapid_p = {
 	.f_milli = RAPID_SEST_F_DEFAULT,
 	.ack_noise_us = RAPID_SEST_Q_NOISE_NS_DEF / 1000,
 	.ack_noise_mult = RAPID_SEST_NOISE_MULT_DEF, .stream_slots = 128,
-	.mark_data = 1,
+	.mark_data = 1, .count_report = RAPID_DEF_COUNT_REPORT,
 };
 
 /* The module's parameter table: name, field, [min, max] (tcp_rapid.c). */
