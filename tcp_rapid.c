@@ -1134,11 +1134,16 @@ static void rapid_update_law(struct sock *sk, u32 id)
 	rapid_load_cfg(&cfg);
 	rapid_law_competing(&ca->ring->law, &cfg, rapid_base_rtt_us(sk),
 			    ca->ctl.r_avg, now);
-	/* the report's law: traced while competing and when it ends */
-	if (cfg.law != RAPID_LAW_QUEUE && !ca->ring->law.compete && !was)
+	/*
+	 * The report's law ticks while competing and when it ends; it is
+	 * traced then, and on every stream while it counts the flows.
+	 */
+	if (cfg.law != RAPID_LAW_QUEUE && !ca->ring->law.compete && !was &&
+	    !cfg.count_report)
 		return;
-	rapid_ctl_law_tick(&ca->ctl, &cfg, &ca->ring->law, id, tp->mss_cache,
-			   srtt, now);
+	if (cfg.law == RAPID_LAW_QUEUE || ca->ring->law.compete || was)
+		rapid_ctl_law_tick(&ca->ctl, &cfg, &ca->ring->law, id,
+				   tp->mss_cache, srtt, now);
 	trace_rapid_law(sk, id, ca->ring->law.qd_us, ca->ring->law.growth_ppm,
 			ca->ring->law.noise_us, ca->ring->law.tau_x,
 			ca->ring->law.n_est, ca->ring->law.compete,
