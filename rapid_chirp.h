@@ -184,9 +184,6 @@
  * 1 / 2^RAPID_HOLD_QD_SHIFT of max(base RTT, RAPID_DRAIN_T_MIN_US).
  */
 #define RAPID_DEF_COUNT_REPORT	1U	/* the report's law counts the flows */
-#define RAPID_COUNT_NOISE_DIV	2U	/* ... while the delay noise is below
-					 * q_target_us / this
-					 */
 #define RAPID_DEF_CUT_MAX	125U
 #define RAPID_CUT_MAX_MAX	1000U
 #define RAPID_DEF_HOLD_MILLI	200U
@@ -1677,7 +1674,7 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 {
 	enum rapid_ev ev;
 	u64 top, r_1;
-	bool refining, counting;
+	bool refining;
 	u32 n, acc = 0;
 
 	if (!ctl->n || ctl->phase == RAPID_PHASE_FIXED)
@@ -1760,16 +1757,7 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 	if (!refining && hist)
 		acc = rapid_accel_step(hist, ctl->r_avg, abest, cfg->accel_max,
 				       cfg->queue_free, srtt_us, now_us);
-	/*
-	 * The count reads the estimate's falls as the others' increases: on
-	 * a path whose delay noise (law->noise_us) reaches half the queue
-	 * target the falls are the noise's, and it neither counts nor slows
-	 * (lab jitter, normal 2 ms: 17.3 Mbit/s without the count, 10.0
-	 * with it; clean paths: noise p99 0.9 ms, docs/rapid-deviations.md#count-report).
-	 */
-	counting = !refining && law && cfg->count_report &&
-		   law->noise_us < cfg->q_target_us / RAPID_COUNT_NOISE_DIV;
-	if (counting)
+	if (!refining && law && cfg->count_report)
 		rapid_law_count_flows_sym(law, abest, ctl->r_avg, srtt_us,
 					  now_us, true);
 	if (abest > ctl->r_avg) {
@@ -1782,7 +1770,8 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 		if (!next) {
 			u64 tau = cfg->tau_ns;
 
-			if (counting && law->n_est > RAPID_NEST_ONE)
+			if (law && cfg->count_report &&
+			    law->n_est > RAPID_NEST_ONE)
 				tau = div_u64(tau * law->n_est, RAPID_NEST_ONE);
 			next = rapid_filter_increase(ctl->r_avg, abest, ctl->n,
 						     mss, tau >> acc);

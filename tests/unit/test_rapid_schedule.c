@@ -1198,44 +1198,6 @@ static void count_two(bool sym, u32 *m0, u32 *m1)
 	*m1 = law[1].n_est;
 }
 
-/*
- * The report's law with the count: one increase from the same state,
- * with the flow's count at 4 flows, on a path whose delay noise is
- * noise_us.  Returns r_avg after it.
- */
-static u64 count_increase(u32 noise_us, u8 count_report)
-{
-	struct rapid_cfg cfg;
-	struct rapid_ctl ctl;
-	struct rapid_law law;
-
-	rapid_cfg_default(&cfg);
-	cfg.median = 1;
-	cfg.count_report = count_report;
-	ctl = steady_ctl(&cfg, 1000000);
-	ctl.launched_id = 20;
-	rapid_law_reset(&law);
-	law.n_est = 4 * RAPID_NEST_ONE;
-	law.noise_us = noise_us;
-	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 10, 2000000, P_FULL,
-			       50000, 1000);
-	return ctl.r_avg;
-}
-
-static void test_law_count_noise(void)
-{
-	u64 off = count_increase(0, 0), quiet = count_increase(0, 1);
-	u64 edge = count_increase(2000U / RAPID_COUNT_NOISE_DIV - 1, 1);
-	u64 noisy = count_increase(2000U / RAPID_COUNT_NOISE_DIV, 1);
-
-	tap_ok(quiet > 1000000 && quiet - 1000000 <= (off - 1000000 + 3) / 4 + 1,
-	       "count, the report's law: 4 flows counted, a quiet path: a quarter of the increase (%llu against %llu)",
-	       (unsigned long long)(quiet - 1000000), (unsigned long long)(off - 1000000));
-	tap_ok(edge == quiet,
-	       "count: delay noise just below half the queue target still counts");
-	tap_eq(noisy, off, "count: delay noise of half the queue target: not counted, Eq. 6's own increase");
-}
-
 static void test_law_count_sym(void)
 {
 	u32 a0, a1, s0, s1;
@@ -2441,7 +2403,6 @@ int main(void)
 	test_compete_keep();
 	test_law_count_flows();
 	test_law_count_sym();
-	test_law_count_noise();
 	test_median();
 	test_jump();
 	test_accel();
