@@ -1674,7 +1674,7 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 {
 	enum rapid_ev ev;
 	u64 top, r_1;
-	bool refining;
+	bool refining, counting;
 	u32 n, acc = 0;
 
 	if (!ctl->n || ctl->phase == RAPID_PHASE_FIXED)
@@ -1757,7 +1757,8 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 	if (!refining && hist)
 		acc = rapid_accel_step(hist, ctl->r_avg, abest, cfg->accel_max,
 				       cfg->queue_free, srtt_us, now_us);
-	if (!refining && law && cfg->count_report)
+	counting = !refining && law && cfg->count_report;
+	if (counting)
 		rapid_law_count_flows_sym(law, abest, ctl->r_avg, srtt_us,
 					  now_us, true);
 	if (abest > ctl->r_avg) {
@@ -1770,8 +1771,7 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 		if (!next) {
 			u64 tau = cfg->tau_ns;
 
-			if (law && cfg->count_report &&
-			    law->n_est > RAPID_NEST_ONE)
+			if (counting && law->n_est > RAPID_NEST_ONE)
 				tau = div_u64(tau * law->n_est, RAPID_NEST_ONE);
 			next = rapid_filter_increase(ctl->r_avg, abest, ctl->n,
 						     mss, tau >> acc);

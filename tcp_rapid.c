@@ -1129,6 +1129,7 @@ static void rapid_update_law(struct sock *sk, u32 id)
 	u32 now = (u32)tp->tcp_mstamp, srtt = tp->srtt_us >> 3;
 	struct rapid_cfg cfg;
 	u8 was = ca->ring->law.compete;
+	bool tick;
 
 	rapid_law_queue(&ca->ring->law, now, ca->ring->qd_us, srtt);
 	rapid_load_cfg(&cfg);
@@ -1138,10 +1139,10 @@ static void rapid_update_law(struct sock *sk, u32 id)
 	 * The report's law ticks while competing and when it ends; it is
 	 * traced then, and on every stream while it counts the flows.
 	 */
-	if (cfg.law != RAPID_LAW_QUEUE && !ca->ring->law.compete && !was &&
-	    !cfg.count_report)
+	tick = cfg.law == RAPID_LAW_QUEUE || ca->ring->law.compete || was;
+	if (!tick && !cfg.count_report)
 		return;
-	if (cfg.law == RAPID_LAW_QUEUE || ca->ring->law.compete || was)
+	if (tick)
 		rapid_ctl_law_tick(&ca->ctl, &cfg, &ca->ring->law, id,
 				   tp->mss_cache, srtt, now);
 	trace_rapid_law(sk, id, ca->ring->law.qd_us, ca->ring->law.growth_ppm,
