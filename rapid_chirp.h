@@ -188,6 +188,15 @@
 #define RAPID_CUT_MAX_MAX	1000U
 #define RAPID_DEF_HOLD_MILLI	200U
 #define RAPID_HOLD_MILLI_MAX	1000U
+/*
+ * Opt-in (0: off, the full cut): a lower estimate's cut scaled by r_avg
+ * over the highest estimate of about the last cut_share_ms (ours,
+ * rapid_ctl_cut_share(), docs/rapid-deviations.md#cut-share; measured
+ * with 5000).
+ */
+#define RAPID_DEF_CUT_SHARE_MS	0U
+#define RAPID_CUT_SHARE_MS_MIN	100U
+#define RAPID_CUT_SHARE_MS_MAX	60000U
 #define RAPID_HOLD_QD_SHIFT	7
 
 /* Persistent-loss response: r_avg *= loss_factor / 1000 (1000 = off). */
@@ -601,6 +610,11 @@ struct rapid_cfg {
 				 * share of r_avg is ignored while
 				 * queue_free (0: never)
 				 */
+	u32 cut_share_us;	/* a lower estimate's cut is scaled by
+				 * r_avg / the highest estimate, which decays
+				 * to nothing over this long (us; 0: off,
+				 * rapid_ctl_cut_share())
+				 */
 	u8 queue_free;		/* no standing queue (rapid_queue_free());
 				 * set per ABest by the caller
 				 */
@@ -642,6 +656,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->accel_max = RAPID_DEF_ACCEL_MAX;
 	cfg->cut_max = RAPID_DEF_CUT_MAX;
 	cfg->hold_milli = RAPID_DEF_HOLD_MILLI;
+	cfg->cut_share_us = RAPID_DEF_CUT_SHARE_MS * 1000U;
 	cfg->queue_free = 0;
 }
 
@@ -1214,6 +1229,11 @@ struct rapid_law {
 	u16 n_s[3];		/* its newest samples, newest first
 				 * (0: none)
 				 */
+	u64 ab_max;		/* B/s: the highest estimate, decaying
+				 * with time constant cfg->cut_share_us
+				 * (rapid_law_track_max())
+				 */
+	u32 ab_max_t_us;	/* when it was last updated, us */
 };
 
 /*
@@ -1611,6 +1631,57 @@ static inline enum rapid_ev rapid_ctl_law_tick(struct rapid_ctl *ctl,
 }
 
 /*
+ * rapid_law_track_max() - the highest estimate of about the last @span_us
+ * (slow start's included): each update first takes away the share
+ * (now - last) / span of it (over many updates an exponential decay with
+ * time constant @span_us; after a silence of @span_us it is gone), then
+ * keeps @abest if higher.
+ */
+static inline void rapid_law_track_max(struct rapid_law *law, u64 abest,
+				       u32 span_us, u32 now_us)
+{
+	u32 dt = now_us - law->ab_max_t_us;
+
+	if (!span_us)
+		return;
+	if ((s32)dt < 0)
+		dt = 0;
+	if (dt >= span_us)
+		law->ab_max = 0;
+	else	/* ab_max < 2^35, dt < 2^32: split to stay within 64 bits */
+		law->ab_max -= div_u64((law->ab_max >> 8) * dt, span_us) << 8;
+	if (abest > law->ab_max)
+		law->ab_max = abest;
+	law->ab_max_t_us = now_us;
+}
+
+/*
+ * rapid_ctl_cut_share() - the cut a lower estimate asks for, scaled by the
+ * flow's share (ours, docs/rapid-deviations.md#cut-share).  Each of n
+ * flows on a link sees an overshoot E of the aggregate as its own r_avg -
+ * E; all of them cutting E removes n E (twelve flows at 50 Mbit/s: the
+ * link 93% used in the scale engine, against 98% when each flow cut E r_avg
+ * / C with the link's capacity C, which removes E in all).  C is not
+ * known; the highest estimate of the last seconds, @ab_max (ABest is C
+ * less the others, so its peaks come when the others are low) stands in
+ * for it: a lone flow's ab_max is about its own rate and it cuts the
+ * whole E as before; a flow with a small share cuts a small part of E.
+ * The larger flow cuts a larger share of E, which drives the shares
+ * together.  Returns the scaled estimate (at most r_avg - 1 when
+ * @abest < @r: it stays a decrease).
+ */
+static inline u64 rapid_ctl_cut_share(u64 r, u64 abest, u64 ab_max)
+{
+	u64 share;
+
+	if (abest >= r || ab_max <= r)
+		return abest;
+	/* r < ab_max < 2^35: share in (0, 2^16), cut * share < 2^51 */
+	share = div64_u64(r << 16, ab_max);
+	return r - ((((r - abest) * share) >> 16) ?: 1);
+}
+
+/*
  * A steady-state estimate `abest` below r_avg under the report's law: the
  * rate to adopt (ours, docs/rapid-deviations.md#many-flows).  The report
  * adopts it at once.  With n flows on a link each flow's ABest is the link
@@ -1682,6 +1753,8 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 	if (ctl->last_id && !rapid_id_after(id, ctl->last_id))
 		return RAPID_EV_IGNORED;
 	abest = rapid_rate_clamp(abest, 1, RAPID_RATE_MAX);
+	if (law)
+		rapid_law_track_max(law, abest, cfg->cut_share_us, now_us);
 
 	if (ctl->phase == RAPID_PHASE_SS) {
 		struct rapid_schedule s;
@@ -1786,6 +1859,9 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 		if (!refining && hist)
 			rapid_jump_step(hist, ctl->r_avg, abest,
 					cfg->jump_milli, srtt_us, now_us);
+		if (!refining && law && cfg->cut_share_us)
+			abest = rapid_ctl_cut_share(ctl->r_avg, abest,
+						    law->ab_max);
 		if (!refining)
 			abest = rapid_ctl_decrease_to(ctl, cfg, abest);
 		if (law)

@@ -146,7 +146,7 @@ struct rapid_params {
 		 adapt_tau, compete, compete_pkts, keep_milli, keep_ms, keep_arm_ms,
 		 count_flows, probe_milli,
 		 jump_milli, accel_max, median, ss_exit_dr, ss_refine, f_milli,
-		 cut_max, hold_milli,
+		 cut_max, hold_milli, cut_share_ms,
 		 ack_noise_us, ack_noise_mult, stream_slots, mark_data, count_report;
 };
 extern struct rapid_params rapid_p;

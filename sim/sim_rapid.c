@@ -31,6 +31,7 @@ struct rapid_params rapid_p = {
 	.probe_milli = 20, .jump_milli = RAPID_DEF_JUMP_MILLI,
 	.accel_max = RAPID_DEF_ACCEL_MAX,
 	.cut_max = RAPID_DEF_CUT_MAX, .hold_milli = RAPID_DEF_HOLD_MILLI,
+	.cut_share_ms = RAPID_DEF_CUT_SHARE_MS,
 	.median = RAPID_DEF_MEDIAN, .ss_refine = RAPID_DEF_SS_REFINE,
 	.ss_exit_dr = RAPID_DEF_SS_EXIT_DR,
 	.f_milli = RAPID_SEST_F_DEFAULT,
@@ -76,6 +77,7 @@ static const struct {
 	{ "accel_max", &rapid_p.accel_max, 0, RAPID_ACCEL_MAX_MAX, false },
 	{ "cut_max", &rapid_p.cut_max, 1, RAPID_CUT_MAX_MAX, false },
 	{ "hold_milli", &rapid_p.hold_milli, 1, RAPID_HOLD_MILLI_MAX, true },
+	{ "cut_share_ms", &rapid_p.cut_share_ms, RAPID_CUT_SHARE_MS_MIN, RAPID_CUT_SHARE_MS_MAX, true },
 	{ "ss_exit_dr", &rapid_p.ss_exit_dr, RAPID_SS_EXIT_DR_MIN, RAPID_SS_EXIT_DR_MAX, false },
 	{ "ss_refine", &rapid_p.ss_refine, 0, RAPID_SS_REFINE_MAX, false },
 	{ "f_milli", &rapid_p.f_milli, RAPID_PC_F_MIN, RAPID_PC_F_MAX, false },
@@ -327,6 +329,7 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->accel_max = (u8)rapid_p.accel_max;
 	cfg->cut_max = (u16)rapid_p.cut_max;
 	cfg->hold_milli = (u16)rapid_p.hold_milli;
+	cfg->cut_share_us = rapid_p.cut_share_ms * 1000U;
 	cfg->count_report = (u8)rapid_p.count_report;
 	cfg->queue_free = 0;
 }

@@ -1198,6 +1198,71 @@ static void count_two(bool sym, u32 *m0, u32 *m1)
 	*m1 = law[1].n_est;
 }
 
+/*
+ * The cut scaled by the flow's share (rapid_ctl_cut_share()): the highest
+ * estimate of the last seconds stands in for the link; a flow at half of
+ * it cuts half of what the estimate asks; a lone flow (ab_max <= r_avg)
+ * the whole; the decay of the maximum; the controller with it on and off.
+ */
+static void test_cut_share(void)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	struct rapid_law law;
+	u64 big = RAPID_RATE_MAX, r;
+
+	tap_eq(rapid_ctl_cut_share(4000000, 3000000, 8000000), 3500000,
+	       "cut share: at half of the highest estimate, half the cut");
+	tap_eq(rapid_ctl_cut_share(4000000, 3000000, 4000000), 3000000,
+	       "cut share: the highest estimate at r_avg (alone): the whole cut");
+	tap_eq(rapid_ctl_cut_share(4000000, 3000000, 0), 3000000,
+	       "cut share: no maximum yet: the whole cut");
+	tap_eq(rapid_ctl_cut_share(4000000, 5000000, 8000000), 5000000,
+	       "cut share: a higher estimate passes unchanged");
+	tap_eq(rapid_ctl_cut_share(1000, 999, big), 999,
+	       "cut share: a cut that scales to nothing still cuts 1 B/s (stays a decrease)");
+	r = rapid_ctl_cut_share(big - 1, 1, big);
+	tap_ok(r < big - 1 && r >= 1 && r < big / 512,
+	       "cut share: the largest rates do not overflow (%llu)", (unsigned long long)r);
+
+	rapid_law_reset(&law);
+	rapid_law_track_max(&law, 8000000, 5000000, 1000);
+	rapid_law_track_max(&law, 1, 5000000, 2501000);
+	tap_ok(law.ab_max >= 3999000 && law.ab_max <= 4001000,
+	       "cut share: the maximum loses half in half its span (%llu)",
+	       (unsigned long long)law.ab_max);
+	rapid_law_track_max(&law, 6000000, 5000000, 2502000);
+	tap_eq(law.ab_max, 6000000, "cut share: a higher estimate is the new maximum");
+	rapid_law_track_max(&law, 2000000, 5000000, 2501000);
+	tap_eq(law.ab_max, 6000000, "cut share: a clock that went back takes nothing away");
+	rapid_law_track_max(&law, 2000000, 5000000, 7600000);
+	tap_eq(law.ab_max, 2000000, "cut share: after a silence of the span the old maximum is gone");
+	rapid_law_track_max(&law, 9000000, 0, 7700000);
+	tap_eq(law.ab_max, 2000000, "cut share: span 0 (off) tracks nothing");
+
+	/* the controller: a flow at 4 MB/s that saw 8 MB/s gets an estimate 0.2 MB/s low */
+	rapid_cfg_default(&cfg);
+	tap_eq(cfg.cut_share_us, 0, "cut share: off by default (opt-in)");
+	cfg.cut_share_us = 5000000;
+	cfg.hold_milli = 0;
+	cfg.median = 1;
+	ctl = steady_ctl(&cfg, 4000000);
+	rapid_law_reset(&law);
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 1, 8000000, P_FULL, 50000, 1000);
+	r = ctl.r_avg;
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 2, r - 200000, P_FULL, 50000, 2000);
+	tap_ok(ctl.r_avg > r - 200000 + 50000 && ctl.r_avg < r,
+	       "cut share: on (5 s), a flow below the highest estimate cuts part of the overshoot (%llu of %llu -> %llu)",
+	       (unsigned long long)(r - ctl.r_avg), 200000ULL, (unsigned long long)ctl.r_avg);
+	cfg.cut_share_us = 0;
+	ctl = steady_ctl(&cfg, 4000000);
+	rapid_law_reset(&law);
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 1, 8000000, P_FULL, 50000, 1000);
+	r = ctl.r_avg;
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 2, r - 200000, P_FULL, 50000, 2000);
+	tap_eq(ctl.r_avg, r - 200000, "cut share: off (0), the whole overshoot is cut");
+}
+
 static void test_law_count_sym(void)
 {
 	u32 a0, a1, s0, s1;
@@ -2403,6 +2468,7 @@ int main(void)
 	test_compete_keep();
 	test_law_count_flows();
 	test_law_count_sym();
+	test_cut_share();
 	test_median();
 	test_jump();
 	test_accel();
