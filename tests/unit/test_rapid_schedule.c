@@ -1199,6 +1199,30 @@ static void count_two(bool sym, u32 *m0, u32 *m1)
 }
 
 /*
+ * A flow at 4 MB/s whose first estimate is 8 MB/s, then one 0.2 MB/s below
+ * its r_avg then (returned); *got: r_avg after it.
+ */
+static u64 cut_share_step(u32 cut_share_us, u64 *got)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	struct rapid_law law;
+	u64 r;
+
+	rapid_cfg_default(&cfg);
+	cfg.cut_share_us = cut_share_us;
+	cfg.hold_milli = 0;
+	cfg.median = 1;
+	ctl = steady_ctl(&cfg, 4000000);
+	rapid_law_reset(&law);
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 1, 8000000, P_FULL, 50000, 1000);
+	r = ctl.r_avg;
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 2, r - 200000, P_FULL, 50000, 2000);
+	*got = ctl.r_avg;
+	return r;
+}
+
+/*
  * The cut scaled by the flow's share (rapid_ctl_cut_share()): the highest
  * estimate of the last seconds stands in for the link; a flow at half of
  * it cuts half of what the estimate asks; a lone flow (ab_max <= r_avg)
@@ -1207,9 +1231,8 @@ static void count_two(bool sym, u32 *m0, u32 *m1)
 static void test_cut_share(void)
 {
 	struct rapid_cfg cfg;
-	struct rapid_ctl ctl;
 	struct rapid_law law;
-	u64 big = RAPID_RATE_MAX, r;
+	u64 big = RAPID_RATE_MAX, r, got;
 
 	tap_eq(rapid_ctl_cut_share(4000000, 3000000, 8000000), 3500000,
 	       "cut share: at half of the highest estimate, half the cut");
@@ -1243,24 +1266,12 @@ static void test_cut_share(void)
 	/* the controller: a flow at 4 MB/s that saw 8 MB/s gets an estimate 0.2 MB/s low */
 	rapid_cfg_default(&cfg);
 	tap_eq(cfg.cut_share_us, 0, "cut share: off by default (opt-in)");
-	cfg.cut_share_us = 5000000;
-	cfg.hold_milli = 0;
-	cfg.median = 1;
-	ctl = steady_ctl(&cfg, 4000000);
-	rapid_law_reset(&law);
-	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 1, 8000000, P_FULL, 50000, 1000);
-	r = ctl.r_avg;
-	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 2, r - 200000, P_FULL, 50000, 2000);
-	tap_ok(ctl.r_avg > r - 200000 + 50000 && ctl.r_avg < r,
+	r = cut_share_step(5000000, &got);
+	tap_ok(got > r - 200000 + 50000 && got < r,
 	       "cut share: on (5 s), a flow below the highest estimate cuts part of the overshoot (%llu of %llu -> %llu)",
-	       (unsigned long long)(r - ctl.r_avg), 200000ULL, (unsigned long long)ctl.r_avg);
-	cfg.cut_share_us = 0;
-	ctl = steady_ctl(&cfg, 4000000);
-	rapid_law_reset(&law);
-	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 1, 8000000, P_FULL, 50000, 1000);
-	r = ctl.r_avg;
-	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 2, r - 200000, P_FULL, 50000, 2000);
-	tap_eq(ctl.r_avg, r - 200000, "cut share: off (0), the whole overshoot is cut");
+	       (unsigned long long)(r - got), 200000ULL, (unsigned long long)got);
+	r = cut_share_step(0, &got);
+	tap_eq(got, r - 200000, "cut share: off (0), the whole overshoot is cut");
 }
 
 static void test_law_count_sym(void)
