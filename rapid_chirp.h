@@ -207,6 +207,12 @@
 #define RAPID_RTO_SHIFT		2
 /* ... but not below this many packets per srtt (rapid_rto_floor()) */
 #define RAPID_RTO_FLOOR_PKTS	4U
+/*
+ * Steady state's estimates and the law's steps take r_avg no lower than
+ * this many packets per srtt (rapid_cfg_steady_floor()), TCP's least
+ * window in congestion avoidance.
+ */
+#define RAPID_STEADY_FLOOR_PKTS	2U
 
 /* cwnd headroom (packets) on top of 2 * BDP(r_avg, srtt) + 2 * N. */
 #define RAPID_CWND_EXTRA	4U
@@ -1239,9 +1245,19 @@ struct rapid_law {
 /*
  * Competition with a flow that keeps a standing queue (a loss-based one):
  * the queue's floor, its lowest value over the last one to two windows of
- * max(RAPID_COMPETE_WIN_US, 4 srtt), stays above max(4 x target, base / 4).
- * RAPID flows among themselves drain the queue to its target within T, so
- * only a buffer-filling competitor holds it up that long.  It ends when
+ * max(RAPID_COMPETE_WIN_US, 4 srtt), stays above max(4 x target,
+ * base / RAPID_COMPETE_BASE_DIV).  RAPID flows among themselves drain the
+ * queue to its target within T, so only a buffer-filling competitor holds
+ * it up that long.  An eighth of the base RTT, not the quarter of before
+ * 2026-11-28: a flow that joins a cubic flow measures its base RTT on top
+ * of the least queue cubic leaves (at 1 BDP of buffer cubic never drains
+ * it), so the floor it sees swings between 0 and ~60% of the buffer and
+ * stayed above a quarter of that inflated base only at the top of cubic's
+ * sawtooth (scale engine, vscubic with cubic first, 14 seeds: 0.41 of a
+ * fair share, against 0.63 with the eighth; manyflows, fig6, rttfair,
+ * dynamic and demo unchanged; a sixteenth with 2 x target took fig6's two
+ * flows at 1 Gbit/s into competing with each other,
+ * docs/rapid-deviations.md#compete-join).  It ends when
  * the floor falls below 1 / RAPID_COMPETE_EXIT_DIV of that threshold.
  * A quarter, not the half of before 2026-11-27: a cubic flow's back-off
  * took the floor below half of it, and under the report's law the end
@@ -1251,6 +1267,7 @@ struct rapid_law {
  * response lets them out (docs/rapid-deviations.md#compete).
  */
 #define RAPID_COMPETE_WIN_US	500000U
+#define RAPID_COMPETE_BASE_DIV	8U
 #define RAPID_COMPETE_EXIT_DIV	4U
 
 /* An overshoot this large (us per s) means the increases were too fast. */
@@ -1365,8 +1382,8 @@ static inline bool rapid_law_competing(struct rapid_law *law,
 	u32 thr = cfg->q_target_us * 4, floor = rapid_law_floor(law);
 	u8 was = law->compete;
 
-	if (thr < base_us / 4)
-		thr = base_us / 4;
+	if (thr < base_us / RAPID_COMPETE_BASE_DIV)
+		thr = base_us / RAPID_COMPETE_BASE_DIV;
 	if (!cfg->compete)
 		law->compete = 0;
 	else if (floor > thr)
@@ -1950,6 +1967,34 @@ static inline enum rapid_ev rapid_ctl_on_recovery(struct rapid_ctl *ctl,
 	rapid_ctl_schedule(ctl, &s);
 	rapid_ctl_enter_steady(ctl, cfg, rapid_rate_from_fp(s.r1_fp));
 	return RAPID_EV_SS_EXIT;
+}
+
+/*
+ * Steady state's floor (ours, docs/rapid-deviations.md#compete-join): in
+ * steady state raise cfg->min_rate to RAPID_STEADY_FLOOR_PKTS packets of
+ * mss bytes per srtt_us (at most cfg->max_rate; nothing when either is
+ * unknown), for the estimates and the law's steps.  A flow that joined a
+ * link a loss-based flow fills reads an avail-bw of nearly nothing, and
+ * the report's law took it to 0.03-0.3 Mbit/s: a 30-packet stream then
+ * lasts 2-11 s, its queue is sampled once per stream, and the standing
+ * queue that would start competing (rapid_law_competing()) went unseen
+ * for tens of seconds.  No TCP goes below two packets per round
+ * trip outside an RTO; the loss responses still may (their next estimate
+ * brings r_avg back up to it).
+ */
+static inline void rapid_cfg_steady_floor(struct rapid_cfg *cfg,
+					  const struct rapid_ctl *ctl,
+					  u32 mss, u32 srtt_us)
+{
+	u64 floor;
+
+	if (ctl->phase != RAPID_PHASE_STEADY)
+		return;
+	floor = rapid_pkts_rate(RAPID_STEADY_FLOOR_PKTS, mss, srtt_us);
+	if (floor > cfg->max_rate)
+		floor = cfg->max_rate;
+	if (floor > cfg->min_rate)
+		cfg->min_rate = floor;
 }
 
 /*

@@ -792,6 +792,8 @@ static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest,
 	if (!ca->ctl.n)
 		return;
 	rapid_load_cfg(&cfg);
+	rapid_cfg_steady_floor(&cfg, &ca->ctl, tcp_sk(sk)->mss_cache,
+			       tcp_sk(sk)->srtt_us >> 3);
 	cfg.ss_r1_cap = ss_r1_cap;
 	/*
 	 * Every estimate is already cut to RAPID_DR_GAIN times the
@@ -1139,6 +1141,7 @@ static void rapid_update_law(struct sock *sk, u32 id)
 
 	rapid_law_queue(&ca->ring->law, now, ca->ring->qd_us, srtt);
 	rapid_load_cfg(&cfg);
+	rapid_cfg_steady_floor(&cfg, &ca->ctl, tp->mss_cache, srtt);
 	rapid_law_competing(&ca->ring->law, &cfg, rapid_base_rtt_us(sk),
 			    ca->ctl.r_avg, now);
 	/*

@@ -382,6 +382,7 @@ static void on_abest(struct flow *f, uint32_t id, u64 abest, u64 ss_r1_cap)
 	struct rapid_cfg cfg;
 
 	cfg_load(&cfg);
+	rapid_cfg_steady_floor(&cfg, &ca->ctl, SIM_MSS, flow_srtt_us(f));
 	cfg.ss_r1_cap = ss_r1_cap;
 	if (rapid_p.ss_exit_dr < RAPID_SS_EXIT_DR_MAX)
 		cfg.ss_exit_cap = rapid_kbps_to_rate(ca->dr_max.s[0].v) *
@@ -561,6 +562,7 @@ static void law_update(struct flow *f, uint32_t id)
 
 	rapid_law_queue(&ca->law, now, ca->qd_us, srtt);
 	cfg_load(&cfg);
+	rapid_cfg_steady_floor(&cfg, &ca->ctl, SIM_MSS, srtt);
 	rapid_law_competing(&ca->law, &cfg, flow_min_rtt_us(f), ca->ctl.r_avg,
 			    now);
 	if (cfg.law != RAPID_LAW_QUEUE && !ca->law.compete)

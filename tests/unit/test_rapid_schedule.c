@@ -1439,9 +1439,9 @@ static void test_law_drain_compete(void)
 	tap_ok(rapid_law_competing(&law, &cfg, 40000, 1000000, 0),
 	       "compete: a 20 ms floor over a second on a 40 ms path");
 	/*
-	 * A cubic flow's back-off: the queue dips to 4 ms (below half of the
-	 * 10 ms threshold, above a quarter) for 100 ms every two seconds and
-	 * is back at 20 ms: competing throughout.
+	 * A cubic flow's back-off: the queue dips to 3 ms (below half of the
+	 * 8 ms threshold, max(4 x 2 ms, 40 ms / 8), above a quarter) for
+	 * 100 ms every two seconds and is back at 20 ms: competing throughout.
 	 */
 	{
 		bool all = true;
@@ -1449,18 +1449,55 @@ static void test_law_drain_compete(void)
 
 		for (; t <= 9000000; t += 20000) {
 			rapid_law_queue(&law, t, t % 2000000 >= 500000 &&
-					t % 2000000 < 600000 ? 4000 : 20000,
+					t % 2000000 < 600000 ? 3000 : 20000,
 					40000);
 			all = rapid_law_competing(&law, &cfg, 40000, 1000000, 0) && all;
 		}
-		tap_ok(all, "compete: held through a dip to 4 ms every 2 s (a loss-based flow's back-offs)");
+		tap_ok(all, "compete: held through a dip to 3 ms every 2 s (a loss-based flow's back-offs)");
 		/* the competitor leaves: the queue falls to 1 ms */
 		t = law_feed(&law, &cfg, t, 20000, 1000);
 		tap_ok(!law.compete,
-		       "compete: left at the first sample below 10 ms / 4");
+		       "compete: left at the first sample below 8 ms / 4");
 		t = law_feed(&law, &cfg, t, 1200000, 20000);
 		tap_ok(law.compete, "compete: back with a 20 ms floor");
 	}
+	/*
+	 * The threshold: max(4 x target, base / 8).  A flow that joined a
+	 * cubic flow measures its base on top of cubic's least queue (57 ms
+	 * on a 40 ms path) and a floor of 11 ms above it over a second; a
+	 * quarter of that base (14 ms) never saw it (docs/rapid-deviations.md
+	 * #compete-join).  A floor just below the threshold is no competitor.
+	 */
+	rapid_law_reset(&law);
+	for (u32 t = 1000; t <= 1200000; t += 20000) {
+		rapid_law_queue(&law, t, 11000, 57000);
+		rapid_law_competing(&law, &cfg, 57000, 1000000, t);
+	}
+	tap_ok(law.compete, "compete: an 11 ms floor above a joiner's 57 ms base (57 / 8 = 7.1 ms)");
+	rapid_law_reset(&law);
+	for (u32 t = 1000; t <= 1200000; t += 20000) {
+		rapid_law_queue(&law, t, 9000, 40000);
+		rapid_law_competing(&law, &cfg, 40000, 1000000, t);
+	}
+	tap_ok(law.compete, "compete: a 9 ms floor on a 40 ms path (above 8 ms)");
+	rapid_law_reset(&law);
+	for (u32 t = 1000; t <= 1200000; t += 20000) {
+		rapid_law_queue(&law, t, 7900, 40000);
+		rapid_law_competing(&law, &cfg, 40000, 1000000, t);
+	}
+	tap_ok(!law.compete, "compete: a 7.9 ms floor on a 40 ms path is not above 8 ms");
+	rapid_law_reset(&law);
+	for (u32 t = 1000; t <= 2400000; t += 40000) {
+		rapid_law_queue(&law, t, 19000, 160000);
+		rapid_law_competing(&law, &cfg, 160000, 1000000, t);
+	}
+	tap_ok(!law.compete, "compete: 19 ms on a 160 ms path is not above 160 / 8");
+	rapid_law_reset(&law);
+	for (u32 t = 1000; t <= 2400000; t += 40000) {
+		rapid_law_queue(&law, t, 21000, 160000);
+		rapid_law_competing(&law, &cfg, 160000, 1000000, t);
+	}
+	tap_ok(law.compete, "compete: 21 ms on a 160 ms path is");
 	/* RAPID's own transient queues: no compete */
 	rapid_law_reset(&law);
 	for (u32 t = 1000; t <= 2500000; t += 20000)
@@ -1985,6 +2022,59 @@ static void test_ss_floor(void)
 	       "ss floor: clamped to max_rate");
 }
 
+/*
+ * Steady state's floor (rapid_cfg_steady_floor(), docs/rapid-deviations.md
+ * #compete-join): two packets per srtt, in steady state only.
+ */
+static void steady_floor_cfg(struct rapid_cfg *cfg, struct rapid_ctl *ctl,
+			     u32 mss, u32 srtt_us)
+{
+	rapid_cfg_default(cfg);
+	rapid_cfg_steady_floor(cfg, ctl, mss, srtt_us);
+}
+
+static void test_steady_floor(void)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	enum rapid_ev ev;
+
+	rapid_cfg_default(&cfg);
+	ctl = steady_ctl(&cfg, 1000000);
+	/* 2 packets of 1448 B in 40 ms: 72400 B/s */
+	steady_floor_cfg(&cfg, &ctl, 1448, 40000);
+	tap_eq(cfg.min_rate, 72400, "steady floor: 2 * 1448 B per 40 ms");
+	steady_floor_cfg(&cfg, &ctl, 1448, 0);
+	tap_eq(cfg.min_rate, RAPID_RATE_MIN, "steady floor: no RTT sample, min_rate alone");
+	steady_floor_cfg(&cfg, &ctl, 0, 40000);
+	tap_eq(cfg.min_rate, RAPID_RATE_MIN, "steady floor: no mss, min_rate alone");
+	rapid_cfg_default(&cfg);
+	cfg.min_rate = 1000000;
+	rapid_cfg_steady_floor(&cfg, &ctl, 1448, 40000);
+	tap_eq(cfg.min_rate, 1000000, "steady floor: a higher min_rate stays");
+	rapid_cfg_default(&cfg);
+	cfg.max_rate = 50000;
+	rapid_cfg_steady_floor(&cfg, &ctl, 1448, 40000);
+	tap_eq(cfg.min_rate, 50000, "steady floor: at most max_rate");
+	rapid_cfg_default(&cfg);
+	rapid_cfg_steady_floor(&cfg, &ctl, 65535, 1);
+	tap_eq(cfg.min_rate, cfg.max_rate, "steady floor: largest mss, 1 us srtt: max_rate, no overflow");
+	rapid_cfg_default(&cfg);
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_cfg_steady_floor(&cfg, &ctl, 1448, 40000);
+	tap_eq(cfg.min_rate, RAPID_RATE_MIN, "steady floor: not in slow start");
+
+	/* the report's law: an estimate of nearly nothing stops at the floor */
+	report_cfg(&cfg);
+	ctl = steady_ctl(&cfg, 1000000);
+	rapid_cfg_steady_floor(&cfg, &ctl, 1448, 40000);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 1, 1000, 1448);
+	tap_ok(ev == RAPID_EV_DECREASE && ctl.r_avg == 72400,
+	       "steady floor: ABest 1 kB/s takes r_avg to 2 packets per srtt, no lower");
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 2, 200000, 1448);
+	tap_ok(ev == RAPID_EV_INCREASE, "steady floor: and up again from there");
+}
+
 /* ---- the median of the newest estimates (rapid-deviations.md#median-of-three) */
 
 /*
@@ -2456,6 +2546,7 @@ static void test_jump(void)
 int main(void)
 {
 	test_ss_floor();
+	test_steady_floor();
 	test_drain();
 	test_congestive();
 	test_robust_base();
