@@ -329,7 +329,8 @@ CC_PARAM(initial_rate_kbps, rapid_p_init_rate, 0644, 100, 10, 100000000,
 CC_PARAM(tau_ms, rapid_p_tau, 0644, 1200, 1, 60000, "ms",
 	 "convergence time tau of increases, Eq. 6 (the report's: 200)");
 CC_PARAM(min_rate_kbps, rapid_p_min_rate, 0644, 10, 10, 100000000, "kbit/s",
-	 "floor of r_avg, at most max_rate_kbps", .check = rapid_check_rate);
+	 "floor of r_avg, at most max_rate_kbps (steady state: also 2 packets per srtt)",
+	 .check = rapid_check_rate);
 CC_PARAM(max_rate_kbps, rapid_p_max_rate, 0644, 100000000, 10, 100000000,
 	 "kbit/s", "ceiling of r_avg and slow start's r_1, at least min_rate_kbps",
 	 .check = rapid_check_rate);

@@ -1412,6 +1412,26 @@ static u32 law_feed(struct rapid_law *law, const struct rapid_cfg *cfg,
 	return t;
 }
 
+/*
+ * A standing queue of qd_us on a path of base_us (srtt = base), sampled
+ * every base / 2 for 15 base RTTs (at least 0.6 s): does it compete?
+ */
+static bool law_floor_competes(const struct rapid_cfg *cfg, u32 qd_us,
+			       u32 base_us)
+{
+	struct rapid_law law;
+	u32 step = base_us / 2, end = 15 * base_us;
+
+	rapid_law_reset(&law);
+	if (end < 600000)
+		end = 600000;
+	for (u32 t = 1000; t <= end; t += step) {
+		rapid_law_queue(&law, t, qd_us, base_us);
+		rapid_law_competing(&law, cfg, base_us, 1000000, t);
+	}
+	return law.compete;
+}
+
 static void test_law_drain_compete(void)
 {
 	struct rapid_cfg cfg;
@@ -1468,36 +1488,16 @@ static void test_law_drain_compete(void)
 	 * quarter of that base (14 ms) never saw it (docs/rapid-deviations.md
 	 * #compete-join).  A floor just below the threshold is no competitor.
 	 */
-	rapid_law_reset(&law);
-	for (u32 t = 1000; t <= 1200000; t += 20000) {
-		rapid_law_queue(&law, t, 11000, 57000);
-		rapid_law_competing(&law, &cfg, 57000, 1000000, t);
-	}
-	tap_ok(law.compete, "compete: an 11 ms floor above a joiner's 57 ms base (57 / 8 = 7.1 ms)");
-	rapid_law_reset(&law);
-	for (u32 t = 1000; t <= 1200000; t += 20000) {
-		rapid_law_queue(&law, t, 9000, 40000);
-		rapid_law_competing(&law, &cfg, 40000, 1000000, t);
-	}
-	tap_ok(law.compete, "compete: a 9 ms floor on a 40 ms path (above 8 ms)");
-	rapid_law_reset(&law);
-	for (u32 t = 1000; t <= 1200000; t += 20000) {
-		rapid_law_queue(&law, t, 7900, 40000);
-		rapid_law_competing(&law, &cfg, 40000, 1000000, t);
-	}
-	tap_ok(!law.compete, "compete: a 7.9 ms floor on a 40 ms path is not above 8 ms");
-	rapid_law_reset(&law);
-	for (u32 t = 1000; t <= 2400000; t += 40000) {
-		rapid_law_queue(&law, t, 19000, 160000);
-		rapid_law_competing(&law, &cfg, 160000, 1000000, t);
-	}
-	tap_ok(!law.compete, "compete: 19 ms on a 160 ms path is not above 160 / 8");
-	rapid_law_reset(&law);
-	for (u32 t = 1000; t <= 2400000; t += 40000) {
-		rapid_law_queue(&law, t, 21000, 160000);
-		rapid_law_competing(&law, &cfg, 160000, 1000000, t);
-	}
-	tap_ok(law.compete, "compete: 21 ms on a 160 ms path is");
+	tap_ok(law_floor_competes(&cfg, 11000, 57000),
+	       "compete: an 11 ms floor above a joiner's 57 ms base (57 / 8 = 7.1 ms)");
+	tap_ok(law_floor_competes(&cfg, 9000, 40000),
+	       "compete: a 9 ms floor on a 40 ms path (above 8 ms)");
+	tap_ok(!law_floor_competes(&cfg, 7900, 40000),
+	       "compete: a 7.9 ms floor on a 40 ms path is not above 8 ms");
+	tap_ok(!law_floor_competes(&cfg, 19000, 160000),
+	       "compete: 19 ms on a 160 ms path is not above 160 / 8");
+	tap_ok(law_floor_competes(&cfg, 21000, 160000),
+	       "compete: 21 ms on a 160 ms path is");
 	/* RAPID's own transient queues: no compete */
 	rapid_law_reset(&law);
 	for (u32 t = 1000; t <= 2500000; t += 20000)
