@@ -1254,9 +1254,9 @@ struct rapid_law {
  * it), so the floor it sees swings between 0 and ~60% of the buffer and
  * stayed above a quarter of that inflated base only at the top of cubic's
  * sawtooth (scale engine, vscubic with cubic first, 14 seeds: 0.41 of a
- * fair share, against 0.63 with the eighth; manyflows, fig6, rttfair,
- * dynamic and demo unchanged; a sixteenth with 2 x target took fig6's two
- * flows at 1 Gbit/s into competing with each other,
+ * fair share, against 0.63 with the eighth; manyflows, rttfair, dynamic,
+ * demo and fig6's own seed unchanged; a sixteenth with 2 x target took
+ * fig6's two flows at 1 Gbit/s into competing with each other,
  * docs/rapid-deviations.md#compete-join).  It ends when
  * the floor falls below 1 / RAPID_COMPETE_EXIT_DIV of that threshold.
  * A quarter, not the half of before 2026-11-27: a cubic flow's back-off
