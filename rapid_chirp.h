@@ -629,6 +629,10 @@ struct rapid_cfg {
 				 * unslowed rise (rapid_law_count_flows_sym();
 				 * 0: off)
 				 */
+	u8 reorders;		/* the path reorders (TCP saw it within its
+				 * min-RTT window); set per ABest by the
+				 * caller: the report's law does not count
+				 */
 };
 
 /* The module's defaults (the report's where it gives one). */
@@ -664,6 +668,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->hold_milli = RAPID_DEF_HOLD_MILLI;
 	cfg->cut_share_us = RAPID_DEF_CUT_SHARE_MS * 1000U;
 	cfg->queue_free = 0;
+	cfg->reorders = 0;
 }
 
 enum rapid_phase {
@@ -1848,7 +1853,17 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 	if (!refining && hist)
 		acc = rapid_accel_step(hist, ctl->r_avg, abest, cfg->accel_max,
 				       cfg->queue_free, srtt_us, now_us);
-	counting = !refining && law && cfg->count_report;
+	/*
+	 * On a path that reorders the estimates' falls are the analysis'
+	 * noise (packets taken as their neighbours' median, streams cut
+	 * short), not the others' increases: a lone flow counted itself as
+	 * 3-6 flows and rose that much slower (lab jitter, normal 2 ms and
+	 * reorder 25%, docs/rapid-deviations.md#count-reorder).  No count
+	 * there, and a fresh window once the path delivers in order again.
+	 */
+	counting = !refining && law && cfg->count_report && !cfg->reorders;
+	if (law && cfg->reorders)
+		law->n_t_us = 0;
 	if (counting)
 		rapid_law_count_flows_sym(law, abest, ctl->r_avg, srtt_us,
 					  now_us, true);

@@ -551,6 +551,7 @@ static void rapid_load_cfg(struct rapid_cfg *cfg)
 	cfg->hold_milli = READ_ONCE(rapid_p_hold.val);
 	cfg->cut_share_us = READ_ONCE(rapid_p_cut_share.val) * 1000U;
 	cfg->queue_free = 0;
+	cfg->reorders = 0;
 }
 
 /* ---- pacing and cwnd --------------------------------------------------- */
@@ -810,6 +811,7 @@ static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest,
 		ca->ring->abest_kbps = rapid_rate_to_kbps(abest);
 		cfg.queue_free = rapid_queue_free(ca->ring->qd_us,
 						  rapid_base_rtt_us(sk));
+		cfg.reorders = rapid_reordered(sk);
 	}
 	rapid_ctl_on_abest_law(&ca->ctl, &cfg, ca->ring ? &ca->ring->hist : NULL,
 			       ca->ring ? &ca->ring->law : NULL, stream_id,

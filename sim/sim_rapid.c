@@ -332,6 +332,7 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->cut_share_us = rapid_p.cut_share_ms * 1000U;
 	cfg->count_report = (u8)rapid_p.count_report;
 	cfg->queue_free = 0;
+	cfg->reorders = 0;	/* the engine delivers in order */
 }
 
 static struct rstream *slot(struct rapid *ca, uint16_t i)
