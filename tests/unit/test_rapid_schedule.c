@@ -1274,6 +1274,62 @@ static void test_cut_share(void)
 	tap_eq(got, r - 200000, "cut share: off (0), the whole overshoot is cut");
 }
 
+/*
+ * A lone flow at 2 MB/s whose estimates jump between 6 MB/s and 1.7 MB/s
+ * (the lab's normal 2 ms jitter: 27-30 and 8-13 Mbit/s around r_avg 10),
+ * two lows in five: 200 estimates 20 ms apart on a 60 ms srtt, then one
+ * of 6 MB/s.  *n: its count before that one; *r0, *r1: r_avg before and
+ * after it.
+ */
+static void count_noisy(bool reorders, u32 *n, u64 *r0, u64 *r1)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	struct rapid_law law;
+	u32 k, t;
+
+	rapid_cfg_default(&cfg);
+	cfg.median = 1;
+	cfg.jump_milli = 0;
+	cfg.accel_max = 0;
+	cfg.reorders = reorders;
+	ctl = steady_ctl(&cfg, 2000000);
+	rapid_law_reset(&law);
+	for (k = 0, t = 1000; k < 200; k++, t += 20000)
+		rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, k + 1,
+				       k % 5 == 0 || k % 5 == 3 ? 1700000 : 6000000,
+				       P_FULL, 60000, t);
+	*n = law.n_est;
+	*r0 = ctl.r_avg;
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, k + 1, 6000000, P_FULL,
+			       60000, t);
+	*r1 = ctl.r_avg;
+	if (reorders)
+		tap_eq(law.n_t_us, 0, "count flows: while the path reorders the count's window stays closed");
+}
+
+/* The count reads estimate noise as flows; a path that reorders has it. */
+static void test_law_count_reorder(void)
+{
+	struct rapid_cfg cfg;
+	u64 r0, r1, want;
+	u32 n;
+
+	rapid_cfg_default(&cfg);
+	count_noisy(false, &n, &r0, &r1);
+	tap_ok(n > 2 * RAPID_NEST_ONE,
+	       "count flows: a lone flow's noisy estimates count as flows on a path in order (%u/16)",
+	       n);
+	want = rapid_filter_increase(r0, 6000000, cfg.n, P_FULL,
+				     div_u64(cfg.tau_ns * n, RAPID_NEST_ONE));
+	tap_eq(r1, want, "count flows: in order, Eq. 6 rises with tau x that count");
+	count_noisy(true, &n, &r0, &r1);
+	tap_ok(n <= RAPID_NEST_ONE,
+	       "count flows: not while the path reorders (%u/16)", n);
+	want = rapid_filter_increase(r0, 6000000, cfg.n, P_FULL, cfg.tau_ns);
+	tap_eq(r1, want, "count flows: while it reorders, Eq. 6 rises with tau itself");
+}
+
 static void test_law_count_sym(void)
 {
 	u32 a0, a1, s0, s1;
@@ -2570,6 +2626,7 @@ int main(void)
 	test_compete_keep();
 	test_law_count_flows();
 	test_law_count_sym();
+	test_law_count_reorder();
 	test_cut_share();
 	test_median();
 	test_jump();
