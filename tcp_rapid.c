@@ -379,7 +379,7 @@ CC_PARAM(keep_arm_ms, rapid_p_keep_arm_ms, 0644, 2000, 0, 60000, "ms",
 CC_PARAM(count_flows, rapid_p_count_flows, 0644, 1, 0, 1, "boolean",
 	 "queue law: increases slow down by the number of flows rising together, counted from how ABest answers the flow's own increases");
 CC_PARAM(count_report, rapid_p_count_report, 0644, 1, 0, 1, "boolean",
-	 "report's law: Eq. 6's increases slow down by the number of flows rising together, counted from how ABest answers the flow's unslowed increases");
+	 "report's law: Eq. 6's increases slow down by the number of flows rising together, counted from how ABest answers the flow's unslowed increases (not while the path reorders)");
 static_assert(RAPID_DEF_COUNT_REPORT == 1);
 CC_PARAM_OFF(probe_milli, rapid_p_probe, 0644, 20, 1, 1000, "1/1000",
 	     "queue law: probe up by this share of r_avg per srtt without a queue or a higher estimate");
