@@ -98,6 +98,7 @@
 #define RAPID_NSEC_PER_SEC	1000000000ULL
 #define RAPID_USEC_PER_SEC	1000000ULL
 #define RAPID_NSEC_PER_MSEC	1000000ULL
+#define RAPID_NSEC_PER_USEC	1000ULL
 #define RAPID_TAU_MAX_MS	60000U		/* tau_ns <= 6e10 < 2^36 */
 
 /*
@@ -626,8 +627,8 @@ struct rapid_cfg {
 				 */
 	u8 count_report;	/* the report's law scales Eq. 6's tau by
 				 * n_est too, counted against the flow's
-				 * unslowed rise (rapid_law_count_flows_sym();
-				 * 0: off)
+				 * unslowed rise, with signed samples
+				 * (rapid_law_count_report(); 0: off)
 				 */
 	u8 reorders;		/* the path reorders (TCP saw it within its
 				 * min-RTT window); set per ABest by the
@@ -1238,7 +1239,12 @@ struct rapid_law {
 				 * 1/RAPID_NEST_ONE (0: not yet counted)
 				 */
 	u16 n_s[3];		/* its newest samples, newest first
-				 * (0: none)
+				 * (0: none; the report's count keeps
+				 * them plus RAPID_NEST_BIAS)
+				 */
+	u16 n_acc;		/* the report's count before its floor
+				 * of one flow, plus RAPID_NEST_BIAS
+				 * (0: none yet)
 				 */
 	u64 ab_max;		/* B/s: the highest estimate, decaying
 				 * with time constant cfg->cut_share_us
@@ -1438,6 +1444,10 @@ static inline u64 rapid_law_keep(const struct rapid_law *law, u64 r_avg,
 #define RAPID_NEST_ONE		16U	/* n_est's unit: 1 flow */
 #define RAPID_NEST_MAX		(64U * RAPID_NEST_ONE)
 #define RAPID_NEST_MIN_RISE	32U	/* rises below r_avg / this: no sample */
+/* The report's count: signed samples kept plus this (all > 0) */
+#define RAPID_NEST_BIAS		RAPID_NEST_MAX
+/* ... and its windows last at least tau >> this */
+#define RAPID_NEST_WIN_TAU_SHIFT 4
 
 static inline u32 rapid_median3(u32 a, u32 b, u32 c)
 {
@@ -1451,30 +1461,46 @@ static inline u32 rapid_median3(u32 a, u32 b, u32 c)
 	return c <= a ? a : c >= b ? b : c;
 }
 
-static inline void rapid_law_count_flows_sym(struct rapid_law *law, u64 abest,
-					     u64 r_avg, u32 srtt_us, u32 now_us,
-					     bool sym)
+/* The count's next window starts now: r_avg and ABest at its start. */
+static inline void rapid_law_count_next(struct rapid_law *law, u64 abest,
+					u64 r_avg, u32 now_us)
+{
+	law->n_r[0] = law->n_r[1];
+	law->n_r[1] = r_avg;
+	law->n_a = abest;
+	law->n_t_us = now_us ? now_us : 1;
+}
+
+/*
+ * Has the count's window of win_us closed?  The first call (or the first
+ * after n_t_us was cleared) opens it with no rise behind it; a clock from
+ * before its start closes nothing.
+ */
+static inline bool rapid_law_count_due(struct rapid_law *law, u64 abest,
+				       u64 r_avg, u32 win_us, u32 now_us)
+{
+	if (!law->n_est)
+		law->n_est = RAPID_NEST_ONE;
+	if (!law->n_t_us) {
+		law->n_r[1] = r_avg;
+		rapid_law_count_next(law, abest, r_avg, now_us);
+		return false;
+	}
+	return (s32)(now_us - law->n_t_us) >= 0 &&
+	       now_us - law->n_t_us >= win_us;
+}
+
+static inline void rapid_law_count_flows(struct rapid_law *law, u64 abest,
+					 u64 r_avg, u32 srtt_us, u32 now_us)
 {
 	u64 rise, fall, s;
 	u16 prev;
 
-	if (!law->n_est)
-		law->n_est = RAPID_NEST_ONE;
-	if (!law->n_t_us) {
-		law->n_a = abest;
-		law->n_r[0] = r_avg;
-		law->n_r[1] = r_avg;
-		law->n_t_us = now_us ? now_us : 1;
-		return;
-	}
-	if ((s32)(now_us - law->n_t_us) < 0 || now_us - law->n_t_us < srtt_us)
+	if (!rapid_law_count_due(law, abest, r_avg, srtt_us, now_us))
 		return;
 	if (law->n_r[1] > law->n_r[0] &&
 	    law->n_r[1] - law->n_r[0] >= law->n_r[1] / RAPID_NEST_MIN_RISE) {
 		rise = law->n_r[1] - law->n_r[0];
-		/* the rise without the count's own slowing */
-		if (sym && law->n_est > RAPID_NEST_ONE)
-			rise = div_u64(rise * law->n_est, RAPID_NEST_ONE);
 		fall = law->n_a > abest ? law->n_a - abest : 0;
 		/* fall / rise <= 64: no overflow, the sample within the max */
 		if (fall > rise * (RAPID_NEST_MAX / RAPID_NEST_ONE))
@@ -1494,25 +1520,70 @@ static inline void rapid_law_count_flows_sym(struct rapid_law *law, u64 abest,
 				  law->n_s[2] ? law->n_s[2] : s);
 		prev = law->n_est;
 		law->n_est = (u16)((3U * prev + (u32)s + 2U) / 4U);
-		/*
-		 * The report's law: no dead band.  The EWMA's rounding
-		 * leaves it within -2..+1 sixteenths of the sample; two flows
-		 * whose counts sit at either end of it would keep Eq. 6's
-		 * rates 10-20% apart for good.
-		 */
-		if (sym && law->n_est == prev && s != prev)
-			law->n_est = (u16)(s > prev ? prev + 1 : prev - 1);
 	}
-	law->n_r[0] = law->n_r[1];
-	law->n_r[1] = r_avg;
-	law->n_a = abest;
-	law->n_t_us = now_us ? now_us : 1;
+	rapid_law_count_next(law, abest, r_avg, now_us);
 }
 
-static inline void rapid_law_count_flows(struct rapid_law *law, u64 abest,
-					 u64 r_avg, u32 srtt_us, u32 now_us)
+/*
+ * The report's count (cfg->count_report, docs/rapid-deviations.md#count-report
+ * and #count-signed): the same windows, fall and rise, but
+ *  - against the rise without the count's own slowing (the rise times the
+ *    count in force), in the gate as in the sample: every flow samples
+ *    1 + the others' rises / its unslowed step, whatever its own count, so
+ *    the counts of flows sharing a path converge; and a high count no
+ *    longer slows the rises below the gate and stops its own samples;
+ *  - signed: a window whose estimate rose gives 1 - rise of the estimate /
+ *    own rise, down to 2 - RAPID_NEST_MAX / RAPID_NEST_ONE flows.  The
+ *    noise of a lone flow's estimates then averages to 1 flow instead of
+ *    counting its falls alone (the lab, a CPU-bound 500 Mbit/s path:
+ *    estimates of 260-450 Mbit/s with bursts of 80-120, a lone flow
+ *    counted 2.4-10.9 flows);
+ *  - the median's missing samples are 1 flow, so one sample alone moves
+ *    nothing;
+ *  - the EWMA (n_acc) moves at least 1/16 towards each median (the
+ *    rounding of gain 1/4 left a dead band of -2..+1 sixteenths, where two
+ *    flows could sit 10-20% apart for good); n_est is n_acc, at least 1.
+ * The caller gives windows of at least tau >> RAPID_NEST_WIN_TAU_SHIFT:
+ * at 20 ms a flow rising at its full Eq. 6 pace met the gate only with a
+ * spare of twice its rate.
+ */
+static inline void rapid_law_count_report(struct rapid_law *law, u64 abest,
+					  u64 r_avg, u32 win_us, u32 now_us)
 {
-	rapid_law_count_flows_sym(law, abest, r_avg, srtt_us, now_us, false);
+	const u32 one = RAPID_NEST_BIAS + RAPID_NEST_ONE;
+	u64 rise, fall, up, lim;
+	u32 s, prev;
+
+	if (!rapid_law_count_due(law, abest, r_avg, win_us, now_us))
+		return;
+	rise = law->n_r[1] > law->n_r[0] ? law->n_r[1] - law->n_r[0] : 0;
+	if (law->n_est > RAPID_NEST_ONE)
+		rise = div_u64(rise * law->n_est, RAPID_NEST_ONE);
+	if (rise && rise >= law->n_r[1] / RAPID_NEST_MIN_RISE) {
+		/* |fall| / rise <= 62: the sample within 2 .. 2 BIAS */
+		lim = rise * (RAPID_NEST_MAX / RAPID_NEST_ONE - 2);
+		fall = law->n_a > abest ? law->n_a - abest : 0;
+		up = abest > law->n_a ? abest - law->n_a : 0;
+		if (fall > lim)
+			fall = lim;
+		if (up > lim)
+			up = lim;
+		s = one + (u32)div64_u64(fall * RAPID_NEST_ONE, rise) -
+		    (u32)div64_u64(up * RAPID_NEST_ONE, rise);
+		law->n_s[2] = law->n_s[1];
+		law->n_s[1] = law->n_s[0];
+		law->n_s[0] = (u16)s;
+		s = rapid_median3(s, law->n_s[1] ? law->n_s[1] : one,
+				  law->n_s[2] ? law->n_s[2] : one);
+		prev = law->n_acc ? law->n_acc : one;
+		law->n_acc = (u16)((3U * prev + s + 2U) / 4U);
+		if (law->n_acc == prev && s != prev)
+			law->n_acc = (u16)(s > prev ? prev + 1 : prev - 1);
+		law->n_est = (u16)(law->n_acc > one ?
+				   law->n_acc - RAPID_NEST_BIAS :
+				   RAPID_NEST_ONE);
+	}
+	rapid_law_count_next(law, abest, r_avg, now_us);
 }
 
 /*
@@ -1864,9 +1935,14 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 	counting = !refining && law && cfg->count_report && !cfg->reorders;
 	if (law && cfg->reorders)
 		law->n_t_us = 0;
-	if (counting)
-		rapid_law_count_flows_sym(law, abest, ctl->r_avg, srtt_us,
-					  now_us, true);
+	if (counting) {
+		u64 win = div_u64(cfg->tau_ns >> RAPID_NEST_WIN_TAU_SHIFT,
+				  RAPID_NSEC_PER_USEC);
+
+		rapid_law_count_report(law, abest, ctl->r_avg,
+				       win > srtt_us ? (u32)win : srtt_us,
+				       now_us);
+	}
 	if (abest > ctl->r_avg) {
 		u64 next = refining ? abest : 0;
 

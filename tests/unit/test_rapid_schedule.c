@@ -1185,8 +1185,12 @@ static void count_two(bool sym, u32 *m0, u32 *m1)
 	law[1].n_est = 3 * RAPID_NEST_ONE;
 	for (k = 0, t = 1000; k < 400; k++, t += 50000) {
 		for (i = 0; i < 2; i++)
-			rapid_law_count_flows_sym(&law[i], c - r[1 - i], r[i],
-						  50000, t, sym);
+			if (sym)
+				rapid_law_count_report(&law[i], c - r[1 - i],
+						       r[i], 50000, t);
+			else
+				rapid_law_count_flows(&law[i], c - r[1 - i],
+						      r[i], 50000, t);
 		for (i = 0; i < 2; i++) {
 			if (k % 4 == 3)
 				r[i] -= r[i] / 5;
@@ -1274,32 +1278,49 @@ static void test_cut_share(void)
 	tap_eq(got, r - 200000, "cut share: off (0), the whole overshoot is cut");
 }
 
-/*
- * A lone flow at 2 MB/s whose estimates jump between 6 MB/s and 1.7 MB/s
- * (the lab's normal 2 ms jitter: 27-30 and 8-13 Mbit/s around r_avg 10),
- * two lows in five: 200 estimates 20 ms apart on a 60 ms srtt (with
- * @reorders all but the first on a path that reorders), then one of 6 MB/s.  *n: its count before that one; *r0, *r1: r_avg before and
- * after it.
- */
-static void count_noisy(bool reorders, u32 *n, u64 *r0, u64 *r1)
+/* The report's law at 2 MB/s, each estimate alone, no jump or acceleration. */
+static void count_ctl(struct rapid_cfg *cfg, struct rapid_ctl *ctl,
+		      struct rapid_law *law)
 {
+	rapid_cfg_default(cfg);
+	cfg->median = 1;
+	cfg->jump_milli = 0;
+	cfg->accel_max = 0;
+	*ctl = steady_ctl(cfg, 2000000);
+	rapid_law_reset(law);
+}
+
+/*
+ * A flow at 2 MB/s, 200 estimates 20 ms apart on a 60 ms srtt (with
+ * @reorders all but the first on a path that reorders), then one of 6 MB/s.
+ * !@shared: alone, its estimates jump between 6 MB/s and 1.7 MB/s (the
+ * lab's normal 2 ms jitter: 27-30 and 8-13 Mbit/s around r_avg 10), two
+ * lows in five.  @shared: others rise with it, its estimate falls by three
+ * times its own rise between two estimates.  *n: its count before the last
+ * one; *r0, *r1: r_avg before and after it.
+ */
+static void count_noisy(bool reorders, bool shared, u32 *n, u64 *r0,
+			u64 *r1)
+{
+	u64 a = 6000000, r_prev = 2000000;
+
 	struct rapid_cfg cfg;
 	struct rapid_ctl ctl;
 	struct rapid_law law;
 	u32 k, t;
 
-	rapid_cfg_default(&cfg);
-	cfg.median = 1;
-	cfg.jump_milli = 0;
-	cfg.accel_max = 0;
-	ctl = steady_ctl(&cfg, 2000000);
-	rapid_law_reset(&law);
+	count_ctl(&cfg, &ctl, &law);
 	/* the first in order (it opens the count's window), then reordered */
 	for (k = 0, t = 1000; k < 200; k++, t += 20000) {
 		cfg.reorders = reorders && k > 0;
-		rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, k + 1,
-				       k % 5 == 0 || k % 5 == 3 ? 1700000 : 6000000,
-				       P_FULL, 60000, t);
+		if (shared) {
+			a -= 3 * (ctl.r_avg - r_prev);
+			r_prev = ctl.r_avg;
+		} else {
+			a = k % 5 == 0 || k % 5 == 3 ? 1700000 : 6000000;
+		}
+		rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, k + 1, a, P_FULL,
+				       60000, t);
 	}
 	*n = law.n_est;
 	*r0 = ctl.r_avg;
@@ -1310,7 +1331,10 @@ static void count_noisy(bool reorders, u32 *n, u64 *r0, u64 *r1)
 		tap_eq(law.n_t_us, 0, "count flows: the window an in-order estimate opened closes while the path reorders");
 }
 
-/* The count reads estimate noise as flows; a path that reorders has it. */
+/*
+ * The report's count: a lone flow's noisy estimates average to 1 flow; the
+ * falls of a shared path count, but not while the path reorders.
+ */
 static void test_law_count_reorder(void)
 {
 	struct rapid_cfg cfg;
@@ -1318,18 +1342,109 @@ static void test_law_count_reorder(void)
 	u32 n;
 
 	rapid_cfg_default(&cfg);
-	count_noisy(false, &n, &r0, &r1);
-	tap_ok(n > 2 * RAPID_NEST_ONE,
-	       "count flows: a lone flow's noisy estimates count as flows on a path in order (%u/16)",
+	count_noisy(false, false, &n, &r0, &r1);
+	tap_ok(n <= RAPID_NEST_ONE + RAPID_NEST_ONE / 4,
+	       "count flows: a lone flow's noisy estimates average to 1 flow (%u/16)",
+	       n);
+	count_noisy(false, true, &n, &r0, &r1);
+	tap_ok(n >= RAPID_NEST_ONE + RAPID_NEST_ONE / 2,
+	       "count flows: on a path in order, an estimate that falls with the rises counts (%u/16)",
 	       n);
 	want = rapid_filter_increase(r0, 6000000, cfg.n, P_FULL,
 				     div_u64(cfg.tau_ns * n, RAPID_NEST_ONE));
 	tap_eq(r1, want, "count flows: in order, Eq. 6 rises with tau x that count");
-	count_noisy(true, &n, &r0, &r1);
+	count_noisy(true, true, &n, &r0, &r1);
 	tap_ok(n <= RAPID_NEST_ONE,
 	       "count flows: not while the path reorders (%u/16)", n);
 	want = rapid_filter_increase(r0, 6000000, cfg.n, P_FULL, cfg.tau_ns);
 	tap_eq(r1, want, "count flows: while it reorders, Eq. 6 rises with tau itself");
+}
+
+/*
+ * One window of the report's count: r_avg rises by @rise (B/s) in it, the
+ * estimate ends it at @a.  Windows are 100 ms long from *t.
+ */
+static void count_win(struct rapid_law *law, u64 *r, u64 rise, u64 a, u32 *t)
+{
+	rapid_law_count_report(law, a, *r, 100000, *t);
+	*r += rise;
+	*t += 100000;
+}
+
+/* The report's count, sample by sample (rapid_law_count_report()). */
+static void test_law_count_report(void)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	struct rapid_law law;
+	u64 r = 1000000;
+	u32 t = 1000, k, low;
+
+	/* two windows to start: the first opens, the second has no rise yet */
+	rapid_law_reset(&law);
+	count_win(&law, &r, 100000, 5000000, &t);
+	count_win(&law, &r, 100000, 5000000, &t);
+	/* the estimate falls by 40 times the rise: a sample of 41 flows */
+	count_win(&law, &r, 100000, 1000000, &t);
+	tap_eq(law.n_s[0], RAPID_NEST_BIAS + 41 * RAPID_NEST_ONE,
+	       "count report: a fall of 40 rises samples 41 flows");
+	tap_eq(law.n_est, RAPID_NEST_ONE,
+	       "count report: one sample alone moves nothing (the median's missing samples are 1 flow)");
+	count_win(&law, &r, 100000, 1000000 - 4000000 / 10 * 11 / 10, &t);
+	tap_ok(law.n_est > 2 * RAPID_NEST_ONE,
+	       "count report: a second one in a row counts (%u/16)", law.n_est);
+
+	/* signed: a rise of the estimate samples less than 1 flow */
+	rapid_law_reset(&law);
+	r = 1000000;
+	t = 1000;
+	count_win(&law, &r, 100000, 5000000, &t);
+	count_win(&law, &r, 100000, 5000000, &t);
+	count_win(&law, &r, 100000, 5300000, &t);	/* up 3 rises */
+	tap_eq(law.n_s[0], RAPID_NEST_BIAS + RAPID_NEST_ONE - 3 * RAPID_NEST_ONE,
+	       "count report: a rise of the estimate by 3 rises samples 1 - 3 flows");
+	/* then down and up by 3 rises, window after window */
+	for (k = 0; k < 40; k++)
+		count_win(&law, &r, r / 10, k & 1 ? 5000000 + 3 * (r / 10) : 5000000,
+			  &t);
+	tap_ok(law.n_est <= RAPID_NEST_ONE + RAPID_NEST_ONE / 4,
+	       "count report: falls undone by as large rises average to 1 flow (%u/16)",
+	       law.n_est);
+	for (k = 0; k < 100; k++)
+		count_win(&law, &r, r / 10, k & 1 ? 1 : RAPID_RATE_MAX, &t);
+	tap_ok(law.n_acc >= RAPID_NEST_BIAS + 2 * RAPID_NEST_ONE - RAPID_NEST_MAX &&
+	       law.n_est >= RAPID_NEST_ONE && law.n_est <= RAPID_NEST_MAX,
+	       "count report: estimates that swing across the whole range stay bounded (%u/16, acc %u)",
+	       law.n_est, law.n_acc);
+
+	/*
+	 * A lone flow counted 8 flows rises 1/80 of r_avg per window, below
+	 * the gate of r_avg / 32; its unslowed rise (1/10, the rise times
+	 * its count) is not, and its unmoved estimate brings the count back
+	 * to 1.
+	 */
+	rapid_law_reset(&law);
+	law.n_est = 8 * RAPID_NEST_ONE;
+	law.n_acc = RAPID_NEST_BIAS + 8 * RAPID_NEST_ONE;
+	r = 1000000;
+	t = 1000;
+	for (k = 0; k < 20; k++)
+		count_win(&law, &r, div_u64(r * RAPID_NEST_ONE, 10 * law.n_est),
+			  5000000, &t);
+	tap_ok(law.n_est <= RAPID_NEST_ONE + 2,
+	       "count report: a high count keeps sampling against the unslowed rise (%u/16)",
+	       law.n_est);
+
+	/* windows of at least tau / 16: 75 ms at 20 ms srtt */
+	count_ctl(&cfg, &ctl, &law);
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 1, 3000000, P_FULL, 20000, 1000);
+	low = law.n_t_us;
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 2, 3000000, P_FULL, 20000, 41000);
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 3, 3000000, P_FULL, 20000, 71000);
+	tap_ok(low == 1000 && law.n_t_us == low,
+	       "count report: at 20 ms srtt, no window closes before tau / 16 (%u)", law.n_t_us);
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 4, 3000000, P_FULL, 20000, 77000);
+	tap_eq(law.n_t_us, 77000, "count report: ... and one does after it");
 }
 
 static void test_law_count_sym(void)
@@ -2628,6 +2743,7 @@ int main(void)
 	test_compete_keep();
 	test_law_count_flows();
 	test_law_count_sym();
+	test_law_count_report();
 	test_law_count_reorder();
 	test_cut_share();
 	test_median();
