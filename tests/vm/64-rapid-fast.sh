@@ -14,8 +14,10 @@
 # floor.  One rapid flow alone (closed loop, receiver feedback) through a
 # 500 Mbit/s bottleneck, 20 ms, 1-BDP buffer, for 4 s:
 #  (1) goodput over seconds 1-4 >= 150 Mbit/s (measured 191-238 in each
-#      second of a 10 s run; cubic moved 382 on the same path, the guest's
-#      CPU being the limit for both);
+#      second of a 10 s run of 50dfc4e; cubic moved 382 on the same path,
+#      the guest's CPU being the limit for both; 159-185 in seven runs of
+#      f005d38, 129-245 in sixteen of the count before it, which read
+#      the noisy estimates as flows: docs/results.md#count-signed-lab);
 #  (2) no second of the flow after the first below 120 Mbit/s: no
 #      collapse;
 #  (3) in steady state at ~3 s (TCP_CC_INFO; its r_avg is printed, not
