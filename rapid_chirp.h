@@ -2384,6 +2384,24 @@ static inline u32 rapid_rtt_win_median(const struct rapid_rtt_win *w)
 }
 
 /*
+ * The median base_med takes of a window of samples (ours,
+ * docs/rapid-deviations.md#min-hold): none (0) of a window of fewer than
+ * RAPID_RTT_BASE_SAMPLES.  A short window (a stream acknowledged by one to
+ * four ACKs, as in loss recovery) has a median as fast as its fastest
+ * packet: on 50-rapid-loss's reordering run (10% of the packets 10 ms
+ * early on a 20 ms path) all four fast medians of 3560 windows came from
+ * windows of 1-4 samples, and the one base_med took (11.1 ms) read every
+ * later stream 9 ms "above" it, a standing queue, its losses congestion
+ * (three x0.7 cuts).  Of 8 samples the median is fast only when 5 are.
+ */
+#define RAPID_RTT_BASE_SAMPLES	(RAPID_RTT_SAMPLES / 2)
+
+static inline u32 rapid_rtt_win_base(const struct rapid_rtt_win *w)
+{
+	return w->n >= RAPID_RTT_BASE_SAMPLES ? rapid_rtt_win_median(w) : 0;
+}
+
+/*
  * base_med's windowed minimum (lib/win_minmax.c's running min is not
  * exported to modules before 7.x): the lowest value of the current half
  * window and of the one before it, so a value counts for one to two halves.
@@ -2417,6 +2435,59 @@ static inline u32 rapid_wmin_get(const struct rapid_wmin *m)
 	return m->prev;
 }
 
+/*
+ * TCP's min RTT as RAPID takes it (ours, docs/rapid-deviations.md#min-hold):
+ * a value that rises (or a first one) at once, and one that falls by at
+ * most the loss responses' queue threshold (1/2^RAPID_LOSS_QD_SHIFT of
+ * it); one that falls further only once it has been TCP's for @hold_us
+ * (the caller's: RAPID_MIN_HOLD_RTTS smoothed RTTs).  The first packet
+ * that overtakes the others on a path that reorders sets TCP's min RTT at
+ * once, but TCP counts the reordering (which engages base_med) only when
+ * the packets it overtook or their spurious retransmissions are
+ * acknowledged, two to three round trips later; in between every
+ * stream's lowest RTT lay the overtaking margin "above" the min, a
+ * standing queue, and the losses that came with the reordering passed
+ * for congestion (50-rapid-loss: 10 ms early on a 20 ms path, a x0.7 cut
+ * in one run of 16).  On a path that delivers in order a min RTT falls
+ * that far when a queue the flow met from its start drains; the queue
+ * then reads lower for the hold.  Times in us on the caller's clock;
+ * U32_MAX (TCP's "none") and 0 are no value.
+ */
+#define RAPID_MIN_HOLD_RTTS	4U
+
+struct rapid_min_hold {
+	u32 us;			/* the min RTT RAPID uses, us (0: none yet) */
+	u32 cand_us;		/* a lower one TCP reported, us (0: none) */
+	u32 cand_t;		/* ... first reported then (caller's us) */
+};
+
+static inline u32 rapid_min_hold_update(struct rapid_min_hold *h,
+					u32 min_us, u32 now_us, u32 hold_us)
+{
+	if (min_us == U32_MAX || !min_us)
+		return h->us;
+	if (!h->us || min_us >= h->us - (h->us >> RAPID_LOSS_QD_SHIFT)) {
+		h->us = min_us;
+		h->cand_us = 0;
+		return h->us;
+	}
+	if (!h->cand_us)
+		h->cand_t = now_us;
+	h->cand_us = min_us;
+	if (now_us - h->cand_t >= hold_us) {
+		h->us = min_us;
+		h->cand_us = 0;
+	}
+	return h->us;
+}
+
+/* The held min RTT, us; @min_us (TCP's) until it holds one. */
+static inline u32 rapid_min_hold_get(const struct rapid_min_hold *h,
+				     u32 min_us)
+{
+	return h->us ? h->us : min_us;
+}
+
 /* The path's base RTT, us: TCP's min RTT, at least base_med (0: none). */
 static inline u32 rapid_base_rtt(u32 min_rtt_us, u32 base_med_us)
 {
@@ -2428,14 +2499,17 @@ static inline u32 rapid_base_rtt(u32 min_rtt_us, u32 base_med_us)
 /*
  * A stream's standing-queue sample, us: its lowest RTT @low_us (U32_MAX:
  * none) less TCP's min RTT, at most its median @med_us (0: none) less
- * @base_med_us (0: none yet).
+ * @base_med_us (0: none yet, or a path that delivers in order).  With
+ * base_med and no median (while the path reorders the median takes
+ * cumulative ACKs only, and loss recovery can go a stream without one:
+ * docs/rapid-deviations.md#min-hold) nothing is known: 0.
  */
 static inline u32 rapid_qd_sample(u32 low_us, u32 min_rtt_us, u32 med_us,
 				  u32 base_med_us)
 {
 	u32 qd, qd_med;
 
-	if (low_us == U32_MAX)
+	if (low_us == U32_MAX || (base_med_us && !med_us))
 		return 0;
 	qd = low_us > min_rtt_us ? low_us - min_rtt_us : 0;
 	if (med_us && base_med_us) {

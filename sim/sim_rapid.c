@@ -268,6 +268,7 @@ struct rapid {
 	/* the ring */
 	struct rapid_sest est;
 	uint32_t win_rtt_us, qd_us;
+	struct rapid_min_hold min_hold;	/* rapid_min_rtt_us() */
 	struct minmax dr_max, dr_lim;
 	uint16_t head, tail, judge, mask;
 	struct rapid_abest_hist hist;
@@ -357,6 +358,14 @@ static void set_cwnd(struct flow *f)
 	f->cwnd = cwnd < 1 ? 1 : cwnd;
 }
 
+/* rapid_min_rtt_us(): TCP's min RTT, a fall of it held (rapid_chirp.h) */
+static uint32_t rapid_min_us(const struct flow *f)
+{
+	const struct rapid *ca = f->ca;
+
+	return rapid_min_hold_get(&ca->min_hold, flow_min_rtt_us(f));
+}
+
 /* rapid_queue_delay_us(): rapid_standing_qd() (rapid_chirp.h) */
 static uint32_t queue_delay_us(struct flow *f)
 {
@@ -365,15 +374,15 @@ static uint32_t queue_delay_us(struct flow *f)
 	/* the engine delivers in order: no base_med (rapid_reordered()) */
 	return rapid_standing_qd(ca->qd_us,
 				 rapid_qd_sample(ca->win_rtt_us,
-						 flow_min_rtt_us(f), 0, 0),
-				 flow_min_rtt_us(f),
+						 rapid_min_us(f), 0, 0),
+				 rapid_min_us(f),
 				 (uint32_t)(f->mdev_us4 >> 2));
 }
 
 /* rapid_loss_is_congestive() */
 static bool loss_is_congestive(struct flow *f)
 {
-	return rapid_loss_congestive(queue_delay_us(f), flow_min_rtt_us(f));
+	return rapid_loss_congestive(queue_delay_us(f), rapid_min_us(f));
 }
 
 /* rapid_on_abest() */
@@ -388,7 +397,7 @@ static void on_abest(struct flow *f, uint32_t id, u64 abest, u64 ss_r1_cap)
 	if (rapid_p.ss_exit_dr < RAPID_SS_EXIT_DR_MAX)
 		cfg.ss_exit_cap = rapid_kbps_to_rate(ca->dr_max.s[0].v) *
 				  rapid_p.ss_exit_dr / 1000;
-	cfg.queue_free = rapid_queue_free(ca->qd_us, flow_min_rtt_us(f));
+	cfg.queue_free = rapid_queue_free(ca->qd_us, rapid_min_us(f));
 	rapid_ctl_on_abest_law(&ca->ctl, &cfg, &ca->hist, &ca->law, id, abest,
 			       SIM_MSS, flow_srtt_us(f), now_us());
 }
@@ -443,7 +452,7 @@ static bool on_estimate(struct flow *f, uint32_t id, u64 abest)
 		abest = dr;
 	if (ca->ctl.phase == RAPID_PHASE_STEADY && rapid_p.law != RAPID_LAW_QUEUE &&
 	    !ca->law.compete)
-		abest = rapid_drain_abest(abest, ca->qd_us, flow_min_rtt_us(f),
+		abest = rapid_drain_abest(abest, ca->qd_us, rapid_min_us(f),
 					  rapid_p.drain_max);
 	if (abest)
 		on_abest(f, id, abest, dr);
@@ -564,7 +573,7 @@ static void law_update(struct flow *f, uint32_t id)
 	rapid_law_queue(&ca->law, now, ca->qd_us, srtt);
 	cfg_load(&cfg);
 	rapid_cfg_steady_floor(&cfg, &ca->ctl, SIM_MSS, srtt);
-	rapid_law_competing(&ca->law, &cfg, flow_min_rtt_us(f), ca->ctl.r_avg,
+	rapid_law_competing(&ca->law, &cfg, rapid_min_us(f), ca->ctl.r_avg,
 			    now);
 	if (cfg.law != RAPID_LAW_QUEUE && !ca->law.compete)
 		return;
@@ -585,7 +594,7 @@ static void stream_done(struct flow *f, uint32_t id, struct rstream *rec)
 	if (!rec || !(rec->flags & SF_JUDGED))
 		stream_judge(f, id, rec);
 	if (ca->win_rtt_us != UINT32_MAX) {
-		uint32_t base = flow_min_rtt_us(f);
+		uint32_t base = rapid_min_us(f);
 
 		ca->qd_us = ca->win_rtt_us > base ? ca->win_rtt_us - base : 0;
 		ca->win_rtt_us = UINT32_MAX;
@@ -1032,6 +1041,8 @@ static void rapid_on_ack(struct flow *f, uint32_t acked, const struct rate_sampl
 	struct rapid *ca = f->ca;
 
 	(void)acked;
+	rapid_min_hold_update(&ca->min_hold, flow_min_rtt_us(f), now_us(),
+			      RAPID_MIN_HOLD_RTTS * flow_srtt_us(f));
 	if (rs->rtt_us > 0 && (uint32_t)rs->rtt_us < ca->win_rtt_us)
 		ca->win_rtt_us = (uint32_t)rs->rtt_us;
 	if (rs->delivered > 0 && rs->interval_us > 0)	/* rapid_update_dr() */

@@ -2128,6 +2128,22 @@ static void test_robust_base(void)
 	tap_eq(w.n, RAPID_RTT_SAMPLES, "rtt_win: keeps the first RAPID_RTT_SAMPLES only");
 	tap_eq(rapid_rtt_win_median(&w), 60002,
 	       "rtt_win: ... 4 more of 1 us: 7 of 16 fast, the median is still a slow one");
+	tap_eq(rapid_rtt_win_base(&w), 60002, "rtt_win: base: a full window gives its median");
+	w.n = RAPID_RTT_BASE_SAMPLES;
+	tap_eq(rapid_rtt_win_base(&w), rapid_rtt_win_median(&w),
+	       "rtt_win: base: RAPID_RTT_BASE_SAMPLES samples give their median");
+	w.n = RAPID_RTT_BASE_SAMPLES - 1;
+	tap_eq(rapid_rtt_win_base(&w), 0, "rtt_win: base: one fewer gives none");
+	w.n = 1;
+	w.us[0] = 10039;
+	tap_eq(rapid_rtt_win_base(&w), 0,
+	       "rtt_win: base: one fast sample (a stream in loss recovery) is no base");
+	w.n = 0;
+	tap_eq(rapid_rtt_win_base(&w), 0, "rtt_win: base: empty");
+	for (i = 0; i < RAPID_RTT_BASE_SAMPLES; i++)
+		rapid_rtt_win_push(&w, i < RAPID_RTT_BASE_SAMPLES / 2 ? 10000 : 20000);
+	tap_eq(rapid_rtt_win_base(&w), 20000,
+	       "rtt_win: base: 4 fast of 8 leave the median slow");
 	w.n = 255;	/* corrupt count: bounded */
 	tap_ok(rapid_rtt_win_median(&w) > 0, "rtt_win: a count above the array reads the array");
 	rapid_rtt_win_push(&w, 5);
@@ -2170,8 +2186,71 @@ static void test_robust_base(void)
 	       "qd_sample: a fast packet in the stream: the smaller (0.5 ms)");
 	tap_eq(rapid_qd_sample(61000, 60000, 59000, 60000), 0,
 	       "qd_sample: a median below base_med is no queue");
+	tap_eq(rapid_qd_sample(20040, 10000, 0, 20000), 0,
+	       "qd_sample: reordering and no median (only SACKs since): no queue (not 10 ms)");
 	tap_eq(rapid_qd_sample(U32_MAX - 1, 0, U32_MAX, 1), U32_MAX - 1,
 	       "qd_sample: huge values do not wrap");
+}
+
+/*
+ * The held min RTT (rapid_min_hold_update(), docs/rapid-deviations.md
+ * #min-hold): the trace of 50-rapid-loss's reordering run that cut r_avg
+ * (20 ms path, 10% of the packets 10 ms early, TCP's min RTT 20033 ->
+ * 12552 -> 11913 -> 10038 us, the reordering counted ~60 ms after the
+ * first fall).
+ */
+static void test_min_hold(void)
+{
+	const u32 hold = RAPID_MIN_HOLD_RTTS * 20000;
+	static const struct {
+		u32 min_us, now_us, hold_us, want;
+		const char *what;
+	} step[] = {
+		{ U32_MAX, 0, 1, 0, "TCP's none is no value" },
+		{ 0, 0, 1, 0, "0 is no value" },
+		{ 20033, 1000, 1, 20033, "the first value at once" },
+		{ 17530, 1100000, 1, 17530, "a fall of less than 1/8 (2.5 of 20 ms) at once" },
+		{ 20033, 1200000, 1, 20033, "(and the rise back)" },
+		{ 17529, 1200000, 1, 17529, "a fall of 1/8 (2504 us) at once" },
+		{ 20033, 1200000, 1, 20033, "(the rise back)" },
+		{ 17528, 1200000, 1, 20033, "a fall of 1/8 and 1 us is held" },
+		{ 20033, 1200000, 1, 20033, "(TCP's min back: the pending fall is dropped)" },
+		{ 12552, 1290000, 1, 20033, "a fall is not taken at once" },
+		{ 11913, 1300000, 1, 20033, "... nor a further fall 10 ms later" },
+		{ 10038, 1360000, 1, 20033,
+		  "... nor when TCP counts the reordering (70 ms after the first)" },
+		{ 10038, 1289999, 2, 20033, "one us short of the hold from the first fall: still held" },
+		{ 10038, 1290000, 2, 10038, "after the hold, the fall is taken" },
+		{ 30000, 1500000, 1, 30000, "a rise (TCP's window expired) at once" },
+		{ 20000, 1600000, 1, 30000, "a new fall is held again" },
+		{ 31000, 1610000, 1, 31000, "a rise above the held value drops the pending fall" },
+		{ 20000, 1620000, 1, 31000, "... so a fall after it starts its own hold" },
+		{ 20000, 1619999, 2, 31000, "... which lasts from then" },
+		{ 25000, 0xfffff000U, 0, 25000, "hold 0 (no srtt yet) takes a fall at once" },
+		{ 21000, 0xfffff000U, 1, 25000, "a fall just before the clock wraps" },
+		{ 21000, 0x00001000U, 1, 25000, "... the clock wrapped 8 ms later: still held" },
+		{ 21000, 0xfffff000U, 2, 21000, "... and taken a hold after the fall, across the wrap" },
+	};
+	struct rapid_min_hold h = { 0 };
+	u32 i, now;
+
+	tap_eq(rapid_min_hold_get(&h, 20500), 20500, "min_hold: nothing held: TCP's min RTT");
+	for (i = 0; i < sizeof(step) / sizeof(step[0]); i++) {
+		/* hold_us 0: none; 1: the hold; 2: now_us + the hold */
+		now = step[i].now_us + (step[i].hold_us == 2 ? hold : 0);
+		tap_eq(rapid_min_hold_update(&h, step[i].min_us, now,
+					     step[i].hold_us ? hold : 0),
+		       step[i].want, "min_hold: %s", step[i].what);
+		if (i == 11) {
+			/* the trace of 50-rapid-loss (see above) */
+			tap_eq(rapid_min_hold_get(&h, 10038), 20033,
+			       "min_hold: get returns the held value");
+			tap_eq(rapid_qd_sample(20000, rapid_min_hold_get(&h, 10038), 0, 0), 0,
+			       "min_hold: so the stream's lowest RTT (20 ms) is no standing queue (was 8 ms)");
+			tap_ok(!rapid_loss_congestive(rapid_standing_qd(0, 0, 20033, 300), 20033),
+			       "min_hold: ... and a loss then is random");
+		}
+	}
 }
 
 static void test_ss_floor(void)
@@ -2723,6 +2802,7 @@ int main(void)
 	test_drain();
 	test_congestive();
 	test_robust_base();
+	test_min_hold();
 	test_rho();
 	test_paper_defaults();
 	test_rates_vs_reference();
