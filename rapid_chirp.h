@@ -2384,9 +2384,10 @@ static inline u32 rapid_rtt_win_median(const struct rapid_rtt_win *w)
 }
 
 /*
- * The median base_med takes of a window of samples (ours,
- * docs/rapid-deviations.md#min-hold): none (0) of a window of fewer than
- * RAPID_RTT_BASE_SAMPLES.  A short window (a stream acknowledged by one to
+ * The median base_med takes of a window of samples, given the window's
+ * median @med_us (rapid_rtt_win_median(), which the caller has already)
+ * (ours, docs/rapid-deviations.md#min-hold): none (0) of a window of
+ * fewer than RAPID_RTT_BASE_SAMPLES.  A short window (a stream acknowledged by one to
  * four ACKs, as in loss recovery) has a median as fast as its fastest
  * packet: on 50-rapid-loss's reordering run (10% of the packets 10 ms
  * early on a 20 ms path) all four fast medians of 3560 windows came from
@@ -2396,9 +2397,10 @@ static inline u32 rapid_rtt_win_median(const struct rapid_rtt_win *w)
  */
 #define RAPID_RTT_BASE_SAMPLES	(RAPID_RTT_SAMPLES / 2)
 
-static inline u32 rapid_rtt_win_base(const struct rapid_rtt_win *w)
+static inline u32 rapid_rtt_win_base(const struct rapid_rtt_win *w,
+				     u32 med_us)
 {
-	return w->n >= RAPID_RTT_BASE_SAMPLES ? rapid_rtt_win_median(w) : 0;
+	return w->n >= RAPID_RTT_BASE_SAMPLES ? med_us : 0;
 }
 
 /*
@@ -2509,10 +2511,10 @@ static inline u32 rapid_qd_sample(u32 low_us, u32 min_rtt_us, u32 med_us,
 {
 	u32 qd, qd_med;
 
-	if (low_us == U32_MAX || (base_med_us && !med_us))
+	if (low_us == U32_MAX)
 		return 0;
 	qd = low_us > min_rtt_us ? low_us - min_rtt_us : 0;
-	if (med_us && base_med_us) {
+	if (base_med_us) {	/* no median: nothing known, 0 */
 		qd_med = med_us > base_med_us ? med_us - base_med_us : 0;
 		if (qd_med < qd)
 			qd = qd_med;

@@ -1217,7 +1217,7 @@ static void rapid_sample_queue(struct sock *sk, u32 id)
 	med = rapid_rtt_win_median(&ring->rtt_win);
 	/* TCP's own min-RTT window (tcp_update_rtt_min()) */
 	wlen = READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_min_rtt_wlen) * HZ;
-	rapid_wmin_update(&ring->base_med, rapid_rtt_win_base(&ring->rtt_win),
+	rapid_wmin_update(&ring->base_med, rapid_rtt_win_base(&ring->rtt_win, med),
 			  tcp_jiffies32, wlen / 2);
 	if (tp->reord_seen != ring->reord_seen) {
 		ring->reord_seen = tp->reord_seen;

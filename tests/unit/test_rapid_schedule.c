@@ -2128,21 +2128,23 @@ static void test_robust_base(void)
 	tap_eq(w.n, RAPID_RTT_SAMPLES, "rtt_win: keeps the first RAPID_RTT_SAMPLES only");
 	tap_eq(rapid_rtt_win_median(&w), 60002,
 	       "rtt_win: ... 4 more of 1 us: 7 of 16 fast, the median is still a slow one");
-	tap_eq(rapid_rtt_win_base(&w), 60002, "rtt_win: base: a full window gives its median");
+	tap_eq(rapid_rtt_win_base(&w, rapid_rtt_win_median(&w)), 60002,
+	       "rtt_win: base: a full window gives its median");
 	w.n = RAPID_RTT_BASE_SAMPLES;
-	tap_eq(rapid_rtt_win_base(&w), rapid_rtt_win_median(&w),
+	tap_eq(rapid_rtt_win_base(&w, rapid_rtt_win_median(&w)), rapid_rtt_win_median(&w),
 	       "rtt_win: base: RAPID_RTT_BASE_SAMPLES samples give their median");
 	w.n = RAPID_RTT_BASE_SAMPLES - 1;
-	tap_eq(rapid_rtt_win_base(&w), 0, "rtt_win: base: one fewer gives none");
+	tap_eq(rapid_rtt_win_base(&w, rapid_rtt_win_median(&w)), 0,
+	       "rtt_win: base: one fewer gives none");
 	w.n = 1;
 	w.us[0] = 10039;
-	tap_eq(rapid_rtt_win_base(&w), 0,
+	tap_eq(rapid_rtt_win_base(&w, rapid_rtt_win_median(&w)), 0,
 	       "rtt_win: base: one fast sample (a stream in loss recovery) is no base");
 	w.n = 0;
-	tap_eq(rapid_rtt_win_base(&w), 0, "rtt_win: base: empty");
+	tap_eq(rapid_rtt_win_base(&w, rapid_rtt_win_median(&w)), 0, "rtt_win: base: empty");
 	for (i = 0; i < RAPID_RTT_BASE_SAMPLES; i++)
 		rapid_rtt_win_push(&w, i < RAPID_RTT_BASE_SAMPLES / 2 ? 10000 : 20000);
-	tap_eq(rapid_rtt_win_base(&w), 20000,
+	tap_eq(rapid_rtt_win_base(&w, rapid_rtt_win_median(&w)), 20000,
 	       "rtt_win: base: 4 fast of 8 leave the median slow");
 	w.n = 255;	/* corrupt count: bounded */
 	tap_ok(rapid_rtt_win_median(&w) > 0, "rtt_win: a count above the array reads the array");
@@ -2199,13 +2201,30 @@ static void test_robust_base(void)
  * 12552 -> 11913 -> 10038 us, the reordering counted ~60 ms after the
  * first fall).
  */
+struct min_hold_step {
+	u32 min_us, now_us;
+	u8 hold;		/* 0: none; 1: the hold; 2: the hold, now_us + the hold */
+	u32 want;
+	const char *what;
+};
+
+/* Feed TCP's min RTTs of @step to @h with a hold of @hold_us. */
+static void min_hold_steps(struct rapid_min_hold *h, u32 hold_us,
+			   const struct min_hold_step *step, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		tap_eq(rapid_min_hold_update(h, step[i].min_us,
+					     step[i].now_us + (step[i].hold == 2 ? hold_us : 0),
+					     step[i].hold ? hold_us : 0),
+		       step[i].want, "min_hold: %s", step[i].what);
+}
+
 static void test_min_hold(void)
 {
 	const u32 hold = RAPID_MIN_HOLD_RTTS * 20000;
-	static const struct {
-		u32 min_us, now_us, hold_us, want;
-		const char *what;
-	} step[] = {
+	static const struct min_hold_step trace[] = {
 		{ U32_MAX, 0, 1, 0, "TCP's none is no value" },
 		{ 0, 0, 1, 0, "0 is no value" },
 		{ 20033, 1000, 1, 20033, "the first value at once" },
@@ -2219,6 +2238,8 @@ static void test_min_hold(void)
 		{ 11913, 1300000, 1, 20033, "... nor a further fall 10 ms later" },
 		{ 10038, 1360000, 1, 20033,
 		  "... nor when TCP counts the reordering (70 ms after the first)" },
+	};
+	static const struct min_hold_step after[] = {
 		{ 10038, 1289999, 2, 20033, "one us short of the hold from the first fall: still held" },
 		{ 10038, 1290000, 2, 10038, "after the hold, the fall is taken" },
 		{ 30000, 1500000, 1, 30000, "a rise (TCP's window expired) at once" },
@@ -2232,25 +2253,16 @@ static void test_min_hold(void)
 		{ 21000, 0xfffff000U, 2, 21000, "... and taken a hold after the fall, across the wrap" },
 	};
 	struct rapid_min_hold h = { 0 };
-	u32 i, now;
 
 	tap_eq(rapid_min_hold_get(&h, 20500), 20500, "min_hold: nothing held: TCP's min RTT");
-	for (i = 0; i < sizeof(step) / sizeof(step[0]); i++) {
-		/* hold_us 0: none; 1: the hold; 2: now_us + the hold */
-		now = step[i].now_us + (step[i].hold_us == 2 ? hold : 0);
-		tap_eq(rapid_min_hold_update(&h, step[i].min_us, now,
-					     step[i].hold_us ? hold : 0),
-		       step[i].want, "min_hold: %s", step[i].what);
-		if (i == 11) {
-			/* the trace of 50-rapid-loss (see above) */
-			tap_eq(rapid_min_hold_get(&h, 10038), 20033,
-			       "min_hold: get returns the held value");
-			tap_eq(rapid_qd_sample(20000, rapid_min_hold_get(&h, 10038), 0, 0), 0,
-			       "min_hold: so the stream's lowest RTT (20 ms) is no standing queue (was 8 ms)");
-			tap_ok(!rapid_loss_congestive(rapid_standing_qd(0, 0, 20033, 300), 20033),
-			       "min_hold: ... and a loss then is random");
-		}
-	}
+	/* the trace of 50-rapid-loss (see above), then what it gives */
+	min_hold_steps(&h, hold, trace, sizeof(trace) / sizeof(trace[0]));
+	tap_eq(rapid_min_hold_get(&h, 10038), 20033, "min_hold: get returns the held value");
+	tap_eq(rapid_qd_sample(20000, rapid_min_hold_get(&h, 10038), 0, 0), 0,
+	       "min_hold: so the stream's lowest RTT (20 ms) is no standing queue (was 8 ms)");
+	tap_ok(!rapid_loss_congestive(rapid_standing_qd(0, 0, 20033, 300), 20033),
+	       "min_hold: ... and a loss then is random");
+	min_hold_steps(&h, hold, after, sizeof(after) / sizeof(after[0]));
 }
 
 static void test_ss_floor(void)
