@@ -86,7 +86,7 @@ fi
 
 apt_has() { apt-cache show "$1=$2" >/dev/null 2>&1; }
 if ! apt_has "linux-image-$LAB_KVER-unsigned" "$LAB_KPKG_VERSION" ||
-   ! apt_has "$LAB_OLD_KBUILD_PKG" "$LAB_OLD_KPKG_VERSION"; then
+   ! apt_has "$LAB_OLD_KBUILD_PKG" "$LAB_OLD_KBUILD_VERSION"; then
 	need_debs=0
 	for f in "linux-image-$LAB_KVER-unsigned" "linux-headers-$LAB_KVER" \
 		 "$LAB_KCOMMON_PKG" "$LAB_KBUILD_PKG" "linux-headers-$LAB_OLD_KVER"; do
@@ -151,7 +151,7 @@ fetch_deb "$LAB_KBUILD_PKG" "$LAB_KPKG_VERSION"
 # 6.1 headers (compile matrix).
 fetch_deb "linux-headers-$LAB_OLD_KVER" "$LAB_OLD_KPKG_VERSION"
 fetch_deb "$LAB_OLD_KCOMMON_PKG" "$LAB_OLD_KPKG_VERSION"
-fetch_deb "$LAB_OLD_KBUILD_PKG" "$LAB_OLD_KPKG_VERSION"
+fetch_deb "$LAB_OLD_KBUILD_PKG" "$LAB_OLD_KBUILD_VERSION"
 # pahole and the bookworm libraries it links against.
 fetch_deb pahole ""
 fetch_deb libdw1 ""
