@@ -634,6 +634,10 @@ struct rapid_cfg {
 				 * min-RTT window); set per ABest by the
 				 * caller: the report's law does not count
 				 */
+	u64 steady_floor;	/* B/s: steady state's least r_avg, also
+				 * where slow start ends (0: unknown; set by
+				 * rapid_cfg_steady_floor())
+				 */
 };
 
 /* The module's defaults (the report's where it gives one). */
@@ -670,6 +674,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->cut_share_us = RAPID_DEF_CUT_SHARE_MS * 1000U;
 	cfg->queue_free = 0;
 	cfg->reorders = 0;
+	cfg->steady_floor = 0;
 }
 
 enum rapid_phase {
@@ -1862,6 +1867,8 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 		if (!rapid_abest_is_top(abest, top) || top >= cfg->max_rate) {
 			if (cfg->ss_exit_cap && abest > cfg->ss_exit_cap)
 				abest = cfg->ss_exit_cap;
+			if (abest < cfg->steady_floor)
+				abest = cfg->steady_floor;
 			rapid_ctl_enter_steady(ctl, cfg, abest);
 			ctl->refine = cfg->ss_refine;
 			if (hist) {
@@ -2051,12 +2058,16 @@ static inline enum rapid_ev rapid_ctl_on_recovery(struct rapid_ctl *ctl,
 						  const struct rapid_cfg *cfg)
 {
 	struct rapid_schedule s;
+	u64 r_1;
 
 	if (!ctl->n || ctl->phase != RAPID_PHASE_SS)
 		return RAPID_EV_NONE;
 	rapid_ctl_save_undo(ctl);
 	rapid_ctl_schedule(ctl, &s);
-	rapid_ctl_enter_steady(ctl, cfg, rapid_rate_from_fp(s.r1_fp));
+	r_1 = rapid_rate_from_fp(s.r1_fp);
+	if (r_1 < cfg->steady_floor)
+		r_1 = cfg->steady_floor;
+	rapid_ctl_enter_steady(ctl, cfg, r_1);
 	return RAPID_EV_SS_EXIT;
 }
 
@@ -2071,7 +2082,10 @@ static inline enum rapid_ev rapid_ctl_on_recovery(struct rapid_ctl *ctl,
  * queue that would start competing (rapid_law_competing()) went unseen
  * for tens of seconds.  No TCP goes below two packets per round
  * trip outside an RTO; the loss responses still may (their next estimate
- * brings r_avg back up to it).
+ * brings r_avg back up to it).  cfg->steady_floor holds the floor in slow
+ * start too (not in the lab's fixed mode): slow start ends there at least,
+ * by an estimate or by a fast recovery (a low early estimate ended it at
+ * 0.4 Mbit/s on a 20 ms path, docs/rapid.md "Switching to RAPID").
  */
 static inline void rapid_cfg_steady_floor(struct rapid_cfg *cfg,
 					  const struct rapid_ctl *ctl,
@@ -2079,12 +2093,13 @@ static inline void rapid_cfg_steady_floor(struct rapid_cfg *cfg,
 {
 	u64 floor;
 
-	if (ctl->phase != RAPID_PHASE_STEADY)
+	if (ctl->phase == RAPID_PHASE_FIXED)
 		return;
 	floor = rapid_pkts_rate(RAPID_STEADY_FLOOR_PKTS, mss, srtt_us);
 	if (floor > cfg->max_rate)
 		floor = cfg->max_rate;
-	if (floor > cfg->min_rate)
+	cfg->steady_floor = floor;
+	if (ctl->phase == RAPID_PHASE_STEADY && floor > cfg->min_rate)
 		cfg->min_rate = floor;
 }
 

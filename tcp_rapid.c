@@ -340,7 +340,7 @@ CC_PARAM(initial_rate_kbps, rapid_p_init_rate, 0644, 100, 10, 100000000,
 CC_PARAM(tau_ms, rapid_p_tau, 0644, 1200, 1, 60000, "ms",
 	 "convergence time tau of increases, Eq. 6 (the report's: 200)");
 CC_PARAM(min_rate_kbps, rapid_p_min_rate, 0644, 10, 10, 100000000, "kbit/s",
-	 "floor of r_avg, at most max_rate_kbps (steady state: also 2 packets per srtt)",
+	 "floor of r_avg, at most max_rate_kbps (steady state and slow start's exit: also 2 packets per srtt)",
 	 .check = rapid_check_rate);
 CC_PARAM(max_rate_kbps, rapid_p_max_rate, 0644, 100000000, 10, 100000000,
 	 "kbit/s", "ceiling of r_avg and slow start's r_1, at least min_rate_kbps",
@@ -565,6 +565,7 @@ static void rapid_load_cfg(struct rapid_cfg *cfg)
 	cfg->cut_share_us = READ_ONCE(rapid_p_cut_share.val) * 1000U;
 	cfg->queue_free = 0;
 	cfg->reorders = 0;
+	cfg->steady_floor = 0;
 }
 
 /* ---- pacing and cwnd --------------------------------------------------- */
@@ -2131,6 +2132,8 @@ static void rapid_set_state(struct sock *sk, u8 new_state)
 		return;
 	}
 	rapid_load_cfg(&cfg);
+	rapid_cfg_steady_floor(&cfg, &ca->ctl, tcp_sk(sk)->mss_cache,
+			       tcp_sk(sk)->srtt_us >> 3);
 	rapid_ctl_on_recovery(&ca->ctl, &cfg);
 }
 

@@ -334,6 +334,7 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->count_report = (u8)rapid_p.count_report;
 	cfg->queue_free = 0;
 	cfg->reorders = 0;	/* the engine delivers in order */
+	cfg->steady_floor = 0;
 }
 
 static struct rstream *slot(struct rapid *ca, uint16_t i)
@@ -1084,6 +1085,7 @@ static void rapid_set_state(struct flow *f, int state)
 	if (state != CA_RECOVERY || !loss_is_congestive(f))
 		return;
 	cfg_load(&cfg);
+	rapid_cfg_steady_floor(&cfg, &ca->ctl, SIM_MSS, flow_srtt_us(f));
 	rapid_ctl_on_recovery(&ca->ctl, &cfg);
 }
 

@@ -2327,6 +2327,52 @@ static void test_steady_floor(void)
 	rapid_ctl_init(&ctl, &cfg);
 	rapid_cfg_steady_floor(&cfg, &ctl, 1448, 40000);
 	tap_eq(cfg.min_rate, RAPID_RATE_MIN, "steady floor: not in slow start");
+	tap_eq(cfg.steady_floor, 72400, "steady floor: known in slow start, for its exit");
+	rapid_cfg_default(&cfg);
+	ctl.phase = RAPID_PHASE_FIXED;
+	rapid_cfg_steady_floor(&cfg, &ctl, 1448, 40000);
+	tap_ok(cfg.min_rate == RAPID_RATE_MIN && !cfg.steady_floor,
+	       "steady floor: none in the lab's fixed-rate mode");
+
+	/*
+	 * Slow start ends at the floor at least, by an estimate or by a
+	 * fast recovery (a low early estimate left it at 0.4 Mbit/s on a
+	 * 20 ms path, where a 30-packet stream lasts 0.8 s: docs/rapid.md
+	 * "Switching to RAPID").  init rate 12500 B/s: r_1 = 12500.
+	 */
+	rapid_cfg_default(&cfg);
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_cfg_steady_floor(&cfg, &ctl, 1448, 40000);
+	rapid_ctl_stream_started(&ctl, 1);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 1, 6250, 1448);
+	tap_ok(ev == RAPID_EV_SS_EXIT && ctl.r_avg == 72400,
+	       "steady floor: slow start's exit on ABest r_1 / 2 = 6250 B/s is at the floor (got %llu)",
+	       (unsigned long long)ctl.r_avg);
+	rapid_cfg_default(&cfg);
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_cfg_steady_floor(&cfg, &ctl, 1448, 40000);
+	ev = rapid_ctl_on_recovery(&ctl, &cfg);
+	tap_ok(ev == RAPID_EV_SS_EXIT && ctl.r_avg == 72400,
+	       "steady floor: slow start's exit on a recovery at r_1 = 12500 B/s is at the floor (got %llu)",
+	       (unsigned long long)ctl.r_avg);
+	rapid_cfg_default(&cfg);
+	rapid_ctl_init(&ctl, &cfg);
+	ev = rapid_ctl_on_recovery(&ctl, &cfg);
+	tap_ok(ev == RAPID_EV_SS_EXIT && ctl.r_avg == 12500,
+	       "steady floor: unknown (no srtt): the recovery exit stays at r_1");
+	rapid_cfg_default(&cfg);
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_cfg_steady_floor(&cfg, &ctl, 1448, 40000);
+	rapid_ctl_stream_started(&ctl, 1);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 1, 12500, 1448);	/* no trend */
+	{
+		struct rapid_schedule s;
+
+		rapid_ctl_schedule(&ctl, &s);
+		tap_ok(ev == RAPID_EV_SS_GROW && rapid_schedule_rate(&s, 1) == 12500,
+		       "steady floor: slow start itself is not raised to it (r_1 %llu)",
+		       (unsigned long long)rapid_schedule_rate(&s, 1));
+	}
 
 	/* the report's law: an estimate of nearly nothing stops at the floor */
 	report_cfg(&cfg);
