@@ -97,7 +97,19 @@ other=$!
 lie high $((port += 1))
 wait $other
 bounded high
-kt_cmp "high: the sender stopped believing the receiver (fb_distrusted)" "$(delta high fb_distrusted)" ">=" 1
+# The lie is bounded to each stream's top rate (rapid_estimate_value()), and
+# where the sender's own estimate reads "no trend" too the two agree, which
+# resets the count of disagreements in a row: on some trajectories the
+# sender refuses the lie stream by stream and never reaches
+# RAPID_FB_DISTRUST in a row (72cb300: 1 of 2 runs, 40 refusals; the CI
+# of bb7550a: 34, docs/reliability.md#hostile-peers).  Either refusal
+# counts; a sender that believed the receiver fails both.
+if [ "$(delta high fb_distrusted)" -ge 1 ]; then
+	kt_ok "high: the sender refused the lie: it stopped believing the receiver (fb_distrusted)"
+else
+	kt_cmp "high: the sender refused the lie stream by stream (fb_disagree, no fb_distrusted)" \
+		"$(delta high fb_disagree)" ">=" 10
+fi
 summary "$KEEP/other.jsonl" >"$KT_TMP/other.res"
 kt_cmp "high: the flow next to it never took its feedback (receiver-feedback flag)" \
 	"$(res rxfb "$KT_TMP/other.res")" "==" 0
