@@ -145,14 +145,15 @@ finish() {
 }
 
 # stamp: pass a boot's TAP through, adding to each suite's closing line
-# ("# NAME: exit RC after S s", guest seconds) the host seconds it took,
-# the boot's own start-up counted with its first suite: what a suite's
+# ("# NAME: exit RC after S s, P processes", guest seconds and the
+# processes it started) the host seconds it took, the boot's own
+# start-up counted with its first suite: what a suite's
 # "# lab-time:" line records.  The same line goes to stderr at once, so
 # that a long boot is not silent (its TAP is relayed when it ends).
 stamp() {
 	local line t0=$SECONDS boot=$1
 	while IFS= read -r line; do
-		if [[ "$line" =~ ^#\ [^\ ]+:\ exit\ [0-9]+\ after\ [0-9]+\ s$ ]]; then
+		if [[ "$line" =~ ^#\ [^\ ]+:\ exit\ [0-9]+\ after\ [0-9]+\ s(,\ [0-9]+\ processes)?$ ]]; then
 			line="$line, $((SECONDS - t0)) s of host time"
 			t0=$SECONDS
 			echo "# progress: boot $boot: ${line#\# }" >&2

@@ -232,6 +232,16 @@ def read_busy():
         return ",".join(f.read().split()[:2])
 
 
+def read_leaf(path, t0=0.0, handle="10:"):
+    """The rows of one qdisc (the bottleneck's leaf by default) in a
+    qdisc.csv this sampler wrote: (t - t0, qlen, backlog_bytes, drops)."""
+    import csv
+    with open(path, newline="") as f:
+        return [(float(r["t"]) - t0, int(r["qlen"]), int(r["backlog_bytes"]),
+                 int(r["drops"])) for r in csv.DictReader(f)
+                if r["handle"] == handle]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)

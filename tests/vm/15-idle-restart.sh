@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 19 (host seconds under TCG, precise clock, measured in the clean-clone
-# `make test` of ff2158d, 2026-11-26: tests/run.sh balances its parallel
-# boots with it)
+# lab-time: 29 (host seconds under TCG, precise clock, measured in
+# `tests/run.sh --vm-only` of 2026-12-02, two boots at once, on a host
+# whose page cache held next to nothing: tests/run.sh balances its
+# parallel boots with it)
 # lab-k7: yes (also runs in the 7.x boot)
 #
 # RAPID's restart after idle.  When a connection sends again with nothing in

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 180 (host seconds under TCG, precise clock, measured in the clean-clone
-# `make test` of ff2158d, 2026-11-26: tests/run.sh balances its parallel
-# boots with it)
+# lab-time: 320 (host seconds under TCG, precise clock, measured in
+# `tests/run.sh --vm-only` of 2026-12-02, two boots at once, on a host
+# whose page cache held next to nothing: tests/run.sh balances its
+# parallel boots with it)
 #
 # Hostile receivers (docs/reliability.md, "Hostile peers").  A RAPID flow
 # crosses a 10 Mbit/s, 20 ms path to a real sink; next to the sink, in the

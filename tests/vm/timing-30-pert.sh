@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 535 (host seconds under TCG, precise clock, measured in the clean-clone
-# `make test` of ff2158d, 2026-11-26: tests/run.sh balances its parallel
-# boots with it)
+# lab-time: 652 (host seconds under TCG, precise clock, measured in
+# `tests/run.sh --vm-only` of 2026-12-02, two boots at once, on a host
+# whose page cache held next to nothing: tests/run.sh balances its
+# parallel boots with it)
 #
 # PERT on a shaped path (precise clock: PERT reacts to queueing delay, so
 # timers must be on time).  Behaviour checks with generous slack; the
@@ -41,24 +42,16 @@ if [ -n "${KT_PERT_ARGS:-}" ]; then
 fi
 lab_dumbbell --senders 2 --rate ${RATE}mbit --rtt 20 --buffer 350
 
-# bn_backlog: "<packets> <bytes> <drops>" of the bottleneck leaf queue
-# ("(dropped N," in tc -s: the parenthesis is stripped too).
-bn_backlog() {
-	tc -n "$LAB_RTR" -s qdisc show dev "$LAB_BN_DEV" | awk '
-		/^qdisc/ { leaf = ($3 == "10:") }
-		leaf && /dropped/ { gsub(/[,()]/, " "); for (i = 1; i <= NF; i++) if ($i == "dropped") d = $(i + 1) }
-		leaf && /backlog/ { b = $2; p = $3; sub(/b$/, "", b); sub(/p$/, "", p) }
-		END { printf "%d %d %d\n", p, b, d }'
-}
-
-# sample_queue SECONDS FILE: bottleneck backlog every 100 ms ("t pkts bytes drops").
+# sample_queue SECONDS DIR: the bottleneck's qdiscs every 100 ms into
+# DIR/qdisc.csv (scripts/bench/sampler.py, the benchmarks' sampler: one
+# process reading them over netlink, where a `tc | awk` per sample cost
+# half a second of guest time); returns once it samples, its pid in qpid.
 sample_queue() {
-	local end=$((SECONDS + $1)) t0
-	t0=$(date +%s.%N)
-	while [ $SECONDS -lt $end ]; do
-		echo "$(echo "$(date +%s.%N) - $t0" | bc) $(bn_backlog)" >>"$2"
-		sleep 0.1
-	done
+	lab_bg "$LAB_PY" "$LAB_TOP/scripts/bench/sampler.py" --out "$2" \
+		--interval-ms 100 --duration "$1" --router "$LAB_RTR" \
+		--dev "$LAB_BN_DEV" --ready "$2.ready"
+	qpid=${LAB_BG_PIDS[-1]}
+	for _ in $(seq 1 300); do [ -f "$2.ready" ] && return; sleep 0.1; done
 }
 
 # pert_record NS PORT: PERT's own state for the data socket to PORT, "R C":
@@ -82,8 +75,8 @@ json() { $PY -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys
 
 # (a) PERT alone.
 lab_iperf_server "$LAB_RCV" 5401
-sample_queue 20 "$KT_TMP/q.alone" &
-qpid=$!
+sample_queue 20 "$KT_TMP/q.alone"
+t_alone=$EPOCHREALTIME
 lab_iperf "${LAB_SND[0]}" "$LAB_RCV4" 5401 20 pert "$KT_TMP/alone.json" -i 1 &
 apid=$!
 alone_phase=""
@@ -95,14 +88,15 @@ unset last
 wait $apid $qpid
 good=$(json "$KT_TMP/alone.json" "round(d['end']['sum_received']['bits_per_second'] / 1e6, 2)")
 # Steady state: from 6 s on (slow start may overflow the buffer once).
-steady=$($PY - "$KT_TMP/alone.json" "$KT_TMP/q.alone" $RATE <<'EOF'
+steady=$($PY - "$KT_TMP/alone.json" "$KT_TMP/q.alone/qdisc.csv" $RATE "$t_alone" <<'EOF'
 import json, sys
 import numpy as np
+from scripts.bench.sampler import read_leaf
 d = json.load(open(sys.argv[1]))
 rate = float(sys.argv[3])
 ivs = [i["sum"] for i in d["intervals"] if i["sum"]["start"] >= 6]
 mbit = np.mean([i["bits_per_second"] for i in ivs]) / 1e6
-q = np.loadtxt(sys.argv[2], ndmin=2)
+q = np.array(read_leaf(sys.argv[2], float(sys.argv[4])), ndmin=2)
 st = q[q[:, 0] >= 6]
 qms = st[:, 1] * 1514 * 8 / (rate * 1e6) * 1e3
 drops = st[-1, 3] - st[0, 3]
@@ -121,11 +115,10 @@ kt_cmp "(a) pert alone: not in the compete phase at 8, 14, 18 s" "$alone_phase" 
 # (d) PERT alone again for TAIL seconds.
 lab_iperf_server "$LAB_RCV" 5402
 lab_iperf_server "$LAB_RCV" 5403
-: >"$KT_TMP/q.comp"
+sample_queue $((3 + COMP + TAIL)) "$KT_TMP/q.comp"
+t_comp=$EPOCHREALTIME
 lab_iperf "${LAB_SND[0]}" "$LAB_RCV4" 5402 $((3 + COMP + TAIL)) pert "$KT_TMP/p.json" -i 1 &
 p1=$!
-sample_queue $((3 + COMP + TAIL)) "$KT_TMP/q.comp" &
-qpid=$!
 # (samples at fixed times after the pert flow's start: reading a record
 # starts a python, which takes a while in the guest)
 base=$SECONDS
@@ -151,9 +144,10 @@ prc=$?
 wait $qpid
 kt_cmp "(c) the cubic iperf3 client succeeded (exit status)" "$crc" "==" 0
 kt_cmp "(c) the pert iperf3 client succeeded (exit status)" "$prc" "==" 0
-shares=$($PY - "$KT_TMP/p.json" "$KT_TMP/c.json" "$KT_TMP/q.comp" $RATE $COMP <<'EOF'
+shares=$($PY - "$KT_TMP/p.json" "$KT_TMP/c.json" "$KT_TMP/q.comp/qdisc.csv" $RATE $COMP "$t_comp" <<'EOF'
 import json, sys
 import numpy as np
+from scripts.bench.sampler import read_leaf
 p = json.load(open(sys.argv[1])); c = json.load(open(sys.argv[2]))
 rate, comp = float(sys.argv[4]), int(sys.argv[5])
 pi = [i["sum"]["bits_per_second"] / 1e6 for i in p["intervals"]]
@@ -163,7 +157,7 @@ pc = pi[3:3 + comp]
 pm, cm = np.mean(pc), np.mean(ci)
 half = len(pc) // 2
 jain = (pm + cm) ** 2 / (2 * (pm * pm + cm * cm))
-q = np.loadtxt(sys.argv[3], ndmin=2)
+q = np.array(read_leaf(sys.argv[3], float(sys.argv[6])), ndmin=2)
 end = q[-1, 0]
 tail = q[q[:, 0] >= end - 4]
 qms = np.median(tail[:, 1]) * 1514 * 8 / (rate * 1e6) * 1e3

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 138 (host seconds under TCG, precise clock, measured in the clean-clone
-# `make test` of ff2158d, 2026-11-26: tests/run.sh balances its parallel
-# boots with it)
+# lab-time: 280 (host seconds under TCG, precise clock, measured in
+# `tests/run.sh --vm-only` of 2026-12-02, two boots at once, on a host
+# whose page cache held next to nothing: tests/run.sh balances its
+# parallel boots with it)
 # (measured 2026-11-25: 493 and 516 s beside three or four other lab VMs,
 # load average 8-12, where timing-30 took 995 s against its 375: about
 # 200 s on an idle host; it was 124 with cubic and reno)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lab-time: 335 (host seconds under TCG, precise clock, measured in the clean-clone
-# `make test` of ff2158d, 2026-11-26: tests/run.sh balances its parallel
-# boots with it)
+# lab-time: 710 (host seconds under TCG, precise clock, measured in
+# `tests/run.sh --vm-only` of 2026-12-02, two boots at once, on a host
+# whose page cache held next to nothing: tests/run.sh balances its
+# parallel boots with it)
 #
 # RAPID's estimators end to end (precise clock: one-way delays and ACK
 # timing must be on time).  One rapid flow through a 100 Mbit/s, 20 ms
