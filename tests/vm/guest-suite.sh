@@ -34,8 +34,9 @@ for suite in "$@"; do
 	forks=$(awk '$1 == "processes" { print $2 }' /proc/stat)
 	KT_SUITE=$name timeout -k 5 "${KT_SUITE_TIMEOUT:-900}" bash "$suite"
 	rc=$?
-	# the processes it started: each program start costs 120-170 ms of
-	# guest time here (scripts/lab/topology.sh, sleep)
+	# the processes it started, threads included (/proc/stat counts every
+	# fork): each program start costs 120-170 ms of guest time here
+	# (scripts/lab/topology.sh, sleep), a thread next to nothing
 	forks=$(( $(awk '$1 == "processes" { print $2 }' /proc/stat) - forks ))
 	echo "# $name: exit $rc after $(( $(date +%s) - start )) s, $forks processes"
 	case $rc in
