@@ -258,8 +258,7 @@ run_one() {
 		"${sargs[@]}" --router "$LAB_RTR" --dev "$LAB_BN_DEV" --ready "$W/.ready" \
 		2>"$W/sampler.log"
 	local sampler_pid=${LAB_BG_PIDS[-1]}
-	for i in $(seq 1 600); do [ -f "$W/.ready" ] && break; sleep 0.1; done
-	[ -f "$W/.ready" ] || err="the sampler did not start"
+	lab_wait_file "$W/.ready" 60 || err="the sampler did not start"
 
 	# The modules' counters (cumulative over the boot): before and after.
 	bench_modstats start >"$W/modstats.txt"

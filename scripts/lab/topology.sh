@@ -70,6 +70,18 @@ sleep() {
 	command sleep "$@"
 }
 
+# lab_wait_file FILE [SECONDS]: until FILE exists (a helper's --ready
+# marker), polled every 50 ms, at most SECONDS (default 30); 1 if it never
+# came.
+lab_wait_file() {
+	local i
+	for i in $(seq 1 $((${2:-30} * 20))); do
+		[ -e "$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # lab_ns NS CMD...: run CMD inside namespace NS.
 lab_ns() {
 	local ns=$1

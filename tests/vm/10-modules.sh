@@ -28,7 +28,7 @@ for cc in $ALGS; do
 	rm -f "$KT_TMP/ready"
 	$PY "$SOCK" --cc "$cc" --hold 60 --ready "$KT_TMP/ready" >/dev/null &
 	pid=$!
-	for _ in $(seq 1 600); do [ -f "$KT_TMP/ready" ] && break; sleep 0.1; done
+	lab_wait_file "$KT_TMP/ready" 60
 	kt_check_not "rmmod tcp_$cc is refused while a socket uses it" rmmod "tcp_$cc"
 	kill $pid
 	wait $pid
@@ -96,7 +96,7 @@ for cc in $ALGS; do
 	ip netns exec "$snd" $PY "$SOCK" --cc "$cc" --connect "$LAB_RCV4:5999" --hold 60 \
 		--ready "$KT_TMP/ready" >"$KT_TMP/get.$cc" &
 	pid=$!
-	for _ in $(seq 1 600); do [ -f "$KT_TMP/ready" ] && break; sleep 0.1; done
+	lab_wait_file "$KT_TMP/ready" 60
 	got=$(cat "$KT_TMP/get.$cc")
 	ssline=$(lab_ns "$snd" ss -tinH "dport = :5999" | tr '\n' ' ')
 	def=$(lab_ns "$snd" sysctl -n net.ipv4.tcp_congestion_control)

@@ -15,6 +15,8 @@ health_re='WARNING:|BUG:|Oops|general protection|scheduling while atomic|possibl
 # status (4, kselftest's skip, is a skip, which tests/run.sh fails unless
 # skips are allowed) and the kernel log check.
 status=0
+# nforks: processes and threads started since boot (/proc/stat)
+nforks() { awk '$1 == "processes" { print $2 }' /proc/stat; }
 # A heartbeat on stderr every 60 s of guest time: scripts/lab/run.sh's
 # watchdog (--idle-timeout) kills a boot whose output stops, and a suite
 # may be quietly busy (a benchmark run inside one check) for longer than
@@ -31,13 +33,13 @@ for suite in "$@"; do
 	name=$(basename "$suite" .sh)
 	before=$(dmesg | wc -l)
 	start=$(date +%s)
-	forks=$(awk '$1 == "processes" { print $2 }' /proc/stat)
+	forks=$(nforks)
 	KT_SUITE=$name timeout -k 5 "${KT_SUITE_TIMEOUT:-900}" bash "$suite"
 	rc=$?
 	# the processes it started, threads included (/proc/stat counts every
 	# fork): each program start costs 120-170 ms of guest time here
 	# (scripts/lab/topology.sh, sleep), a thread next to nothing
-	forks=$(( $(awk '$1 == "processes" { print $2 }' /proc/stat) - forks ))
+	forks=$(( $(nforks) - forks ))
 	echo "# $name: exit $rc after $(( $(date +%s) - start )) s, $forks processes"
 	case $rc in
 	0) echo "ok 1 - $name: exit status 0" ;;

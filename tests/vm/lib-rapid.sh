@@ -71,11 +71,7 @@ rapid_send() {
 # wait_file FILE [SECONDS]: until FILE exists (rapid_probe.py --at writes
 # such markers at exact times of a flow).
 wait_file() {
-	local i
-	for i in $(seq 1 $((${2:-30} * 20))); do
-		[ -e "$1" ] && return 0
-		sleep 0.05
-	done
+	lab_wait_file "$@" && return 0
 	kt_diag "no $1 after ${2:-30} s"
 	return 1
 }

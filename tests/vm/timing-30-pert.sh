@@ -51,7 +51,7 @@ sample_queue() {
 		--interval-ms 100 --duration "$1" --router "$LAB_RTR" \
 		--dev "$LAB_BN_DEV" --ready "$2.ready"
 	qpid=${LAB_BG_PIDS[-1]}
-	for _ in $(seq 1 300); do [ -f "$2.ready" ] && return; sleep 0.1; done
+	lab_wait_file "$2.ready"
 }
 
 # pert_record NS PORT: PERT's own state for the data socket to PORT, "R C":
