@@ -481,6 +481,27 @@ static inline u64 rapid_estimate_bound(u32 rule, u64 abest, u64 top, u32 eb,
 /* Streams in a row whose feedback the own estimate contradicts: distrust. */
 #define RAPID_FB_DISTRUST	3U
 
+/*
+ * Feedback that no analysis of the stream can give: an excursion estimate
+ * averages the stream's rates, all within [r1, top], so one below
+ * r1 >> RAPID_EB_FLOOR_SHIFT (the "trend from the first packets" floor) or
+ * above RAPID_FB_IMPOSSIBLE_TOP times the top came from a liar (or a
+ * bug), whatever the sender's own estimate says.  rapid_fb_disagrees()
+ * needs an own estimate with a trend to compare against, and a flow that
+ * a low liar holds at two packets per round trip has none: every stream
+ * of its own reads "no trend".  Only the excursion rule is judged: "no
+ * trend" and "early trend" carry no value of their own.
+ */
+#define RAPID_FB_IMPOSSIBLE_TOP	2ULL
+
+static inline bool rapid_fb_impossible(u32 rule, u64 raw, u64 r1, u64 top)
+{
+	if (rule != RAPID_PC_RULE_EXCURSION || !top || !r1)
+		return false;
+	return raw < (r1 >> RAPID_EB_FLOOR_SHIFT) ||
+	       raw / RAPID_FB_IMPOSSIBLE_TOP > top;
+}
+
 static inline bool rapid_fb_disagrees(u64 fb, u64 own)
 {
 	u64 lo = fb < own ? fb : own, hi = fb < own ? own : fb;

@@ -987,15 +987,24 @@ static u64 rapid_own_estimate(struct sock *sk, u32 id, u32 rule,
 	return 0;
 }
 
-/* Steady state: may feedback of value fb for stream id be applied?  Traced. */
-static bool rapid_vet_fb(struct sock *sk, u32 id, u32 rule, u64 fb,
+/*
+ * Steady state: may feedback of value fb (raw: as the receiver sent it)
+ * for stream id be applied?  Traced.
+ */
+static bool rapid_vet_fb(struct sock *sk, u32 id, u32 rule, u64 raw, u64 fb,
 			 const struct rapid_stream *rec)
 {
 	struct rapid *ca = inet_csk_ca(sk);
 	struct rapid_ring *ring = ca->ring;
 	u64 own = rapid_own_estimate(sk, id, rule, rec);
+	struct rapid_schedule cur;
+	const struct rapid_schedule *sched = rec ? &rec->sched : &cur;
 
-	if (rapid_fb_disagrees(fb, own)) {
+	if (!rec)
+		rapid_ctl_schedule(&ca->ctl, &cur);
+	if (rapid_fb_disagrees(fb, own) ||
+	    rapid_fb_impossible(rule, raw, rapid_rate_from_fp(sched->r1_fp),
+				rapid_schedule_top(sched))) {
 		rapid_count(RAPID_ST_FB_DISAGREE);
 		if (++ring->fb_disagree >= RAPID_FB_DISTRUST) {
 			ring->fb_distrust = 1;
@@ -1065,7 +1074,7 @@ static void rapid_check_apply_fb(struct sock *sk, u32 id, u32 rule, u64 abest,
 	fb = rapid_estimate_value(sk, RAPID_SRC_RECEIVER, rule, abest, truncated,
 				  rec);
 	if (ca->ctl.phase == RAPID_PHASE_STEADY &&
-	    !rapid_vet_fb(sk, id, rule, fb, rec))
+	    !rapid_vet_fb(sk, id, rule, abest, fb, rec))
 		return;
 	if (rapid_on_estimate(sk, id, RAPID_SRC_RECEIVER, rule, abest, fb,
 			      truncated))

@@ -365,6 +365,30 @@ static void test_disagree(void)
 	tap_ok(!rapid_fb_disagrees(~0ULL, ~0ULL / 3), "disagree: ... nor at the top of the range");
 	tap_ok(rapid_fb_disagrees(7, 2), "disagree: small values, 3.5x");
 	tap_ok(!rapid_fb_disagrees(6, 2), "disagree: small values, exactly 3x");
+
+	/* impossible values: an excursion estimate outside [r1 / 2, 2 top] */
+	tap_ok(rapid_fb_impossible(RAPID_PC_RULE_EXCURSION, 1, 600000, 4000000),
+	       "impossible: 1 B/s for a stream of 0.6-4 MB/s (the low liar)");
+	tap_ok(rapid_fb_impossible(RAPID_PC_RULE_EXCURSION, 299999, 600000, 4000000),
+	       "impossible: just below r1 / 2");
+	tap_ok(!rapid_fb_impossible(RAPID_PC_RULE_EXCURSION, 300000, 600000, 4000000),
+	       "impossible: r1 / 2 itself is the analysis' floor");
+	tap_ok(!rapid_fb_impossible(RAPID_PC_RULE_EXCURSION, 8000001, 600000, 4000000),
+	       "impossible: 2 top + 1 B/s rounds to 2 top: possible");
+	tap_ok(rapid_fb_impossible(RAPID_PC_RULE_EXCURSION, 8000002, 600000, 4000000),
+	       "impossible: above twice the top");
+	tap_ok(rapid_fb_impossible(RAPID_PC_RULE_EXCURSION, ~0ULL, 600000, 4000000),
+	       "impossible: the largest value (the high liar) does not wrap");
+	tap_ok(!rapid_fb_impossible(RAPID_PC_RULE_NO_TREND, 1, 600000, 4000000),
+	       "impossible: 'no trend' carries no value of its own");
+	tap_ok(!rapid_fb_impossible(RAPID_PC_RULE_EARLY_TREND, 1, 600000, 4000000),
+	       "impossible: ... nor does 'early trend'");
+	tap_ok(!rapid_fb_impossible(RAPID_PC_RULE_EXCURSION, 1, 0, 4000000),
+	       "impossible: no schedule (r1 0): nothing to judge by");
+	tap_ok(!rapid_fb_impossible(RAPID_PC_RULE_EXCURSION, 1, 600000, 0),
+	       "impossible: ... nor a top of 0");
+	tap_ok(!rapid_fb_impossible(RAPID_PC_RULE_EXCURSION, 0, 1, 1),
+	       "impossible: r1 of 1 B/s: the floor rounds to 0, nothing is below it");
 }
 
 /* Feed s's ACKs (every `every` packets, and the last) to a new record. */

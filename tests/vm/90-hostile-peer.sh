@@ -22,7 +22,9 @@
 # starves (at least a quarter of the path delivered after the first 2 s:
 # the first flow shares it with the second), and the
 # counters show which guard acted.  A second flow running next to the
-# lied-to one never sees its feedback (per-connection state).
+# lied-to one never sees its feedback (per-connection state).  Then the
+# honest helper alone on the same path: its feedback applied, never
+# distrusted.
 . "$LAB_TOP/tests/vm/lib.sh"
 PY=$LAB_PY	# stdlib only (scripts/lab/topology.sh)
 . "$LAB_TOP/tests/vm/lib-rapid.sh"
@@ -143,7 +145,9 @@ kt_check "tcp_rapid_rx loaded again" insmod "$LAB_MODDIR/tcp_rapid_rx.ko"
 # now also capped at twice the rate the path gave a stream's stretched
 # tail (docs/rapid-deviations.md#stretched-cap).
 rapid_sink "$LAB_RCV" --port 5898
+cat "$RAPID_P/stats" >"$KT_TMP/honest.before"
 rapid_send "$snd" "$LAB_RCV4:5898" 6 "$KEEP/honest.jsonl"
+cat "$RAPID_P/stats" >"$KT_TMP/honest.after"
 summary "$KEEP/honest.jsonl" >"$KT_TMP/honest.res"
 kt_diag "honest: $(tr '\n' ' ' <"$KT_TMP/honest.res")"
 kt_cmp "honest, alone: retransmissions (slow start overflowed the buffer: 500-1000)" \
@@ -152,4 +156,11 @@ kt_cmp "honest, alone: the largest r_avg after slow start, Mbit/s (its exit: 38 
 	"$(res ssmax "$KT_TMP/honest.res")" "<=" "$(( PATH_MBIT * 5 / 2 ))"
 kt_cmp "honest, alone: never competing (get_info flag 256)" \
 	"$(res compete "$KT_TMP/honest.res")" "==" 0
+# The guards that caught the liars above leave the honest helper alone:
+# its results are applied, never refused as disagreeing or impossible
+# (rapid_fb_impossible(), docs/reliability.md#hostile-peers).
+kt_cmp "honest, alone: the helper's feedback was applied (fb_applied)" \
+	"$(delta honest fb_applied)" ">" 10
+kt_cmp "honest, alone: the sender kept believing the helper (fb_distrusted)" \
+	"$(delta honest fb_distrusted)" "==" 0
 kt_done
