@@ -147,7 +147,8 @@ struct rapid_params {
 		 count_flows, probe_milli,
 		 jump_milli, accel_max, median, ss_exit_dr, ss_refine, f_milli,
 		 cut_max, hold_milli, cut_share_ms,
-		 ack_noise_us, ack_noise_mult, stream_slots, mark_data, count_report;
+		 ack_noise_us, ack_noise_mult, stream_slots, mark_data, count_report,
+		 share_pkts;
 };
 extern struct rapid_params rapid_p;
 int rapid_param_set(const char *name, unsigned val);

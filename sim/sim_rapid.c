@@ -38,6 +38,7 @@ struct rapid_params rapid_p = {
 	.ack_noise_us = RAPID_SEST_Q_NOISE_NS_DEF / 1000,
 	.ack_noise_mult = RAPID_SEST_NOISE_MULT_DEF, .stream_slots = 128,
 	.mark_data = 1, .count_report = RAPID_DEF_COUNT_REPORT,
+	.share_pkts = RAPID_DEF_SHARE_PKTS,
 };
 
 /* The module's parameter table: name, field, [min, max] (tcp_rapid.c). */
@@ -77,6 +78,7 @@ static const struct {
 	{ "accel_max", &rapid_p.accel_max, 0, RAPID_ACCEL_MAX_MAX, false },
 	{ "cut_max", &rapid_p.cut_max, 1, RAPID_CUT_MAX_MAX, false },
 	{ "hold_milli", &rapid_p.hold_milli, 1, RAPID_HOLD_MILLI_MAX, true },
+	{ "share_pkts", &rapid_p.share_pkts, 1, RAPID_SHARE_PKTS_MAX, true },
 	{ "cut_share_ms", &rapid_p.cut_share_ms, RAPID_CUT_SHARE_MS_MIN, RAPID_CUT_SHARE_MS_MAX, true },
 	{ "ss_exit_dr", &rapid_p.ss_exit_dr, RAPID_SS_EXIT_DR_MIN, RAPID_SS_EXIT_DR_MAX, false },
 	{ "ss_refine", &rapid_p.ss_refine, 0, RAPID_SS_REFINE_MAX, false },
@@ -398,7 +400,9 @@ static void on_abest(struct flow *f, uint32_t id, u64 abest, u64 ss_r1_cap)
 	if (rapid_p.ss_exit_dr < RAPID_SS_EXIT_DR_MAX)
 		cfg.ss_exit_cap = rapid_kbps_to_rate(ca->dr_max.s[0].v) *
 				  rapid_p.ss_exit_dr / 1000;
-	cfg.queue_free = rapid_queue_free(ca->qd_us, rapid_min_us(f));
+	cfg.queue_free = rapid_queue_free_share(ca->qd_us, rapid_min_us(f),
+						ca->ctl.r_avg, SIM_MSS,
+						rapid_p.share_pkts);
 	rapid_ctl_on_abest_law(&ca->ctl, &cfg, &ca->hist, &ca->law, id, abest,
 			       SIM_MSS, flow_srtt_us(f), now_us());
 }

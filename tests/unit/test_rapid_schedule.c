@@ -933,6 +933,65 @@ static void test_bounded_decrease(void)
 	tap_ok(!rapid_queue_free(U32_MAX, U32_MAX), "queue_free: qd U32_MAX is a queue");
 }
 
+/* ---- the hold's queue test with the flow's share ------------------- */
+
+static void test_queue_free_share(void)
+{
+	/* 4 Mbit/s = 500000 B/s: 4 packets of 1448 B are 11.584 ms of it */
+	const u64 r = 500000;
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+
+	tap_ok(rapid_queue_free_share(0, 60000, r, 1448, 4),
+	       "share: no queue is free whatever the share");
+	tap_ok(rapid_queue_free_share(11583, 60000, r, 1448, 4),
+	       "share: 11.583 ms of a 4 Mbit/s flow hold 5791 B < 4 x 1448");
+	tap_ok(!rapid_queue_free_share(11584, 60000, r, 1448, 4),
+	       "share: 11.584 ms hold its 4 packets: a queue");
+	tap_ok(!rapid_queue_free_share(1000, 60000, r, 1448, 0),
+	       "share: pkts 0 is the queue test alone (1 ms > 468 us)");
+	tap_ok(rapid_queue_free_share(467, 60000, r, 1448, 0),
+	       "share: ... which still finds 467 us free");
+	tap_ok(!rapid_queue_free_share(1000, 60000, 0, 1448, 4),
+	       "share: r_avg 0 holds no share: the queue test alone");
+	tap_ok(!rapid_queue_free_share(1000, 60000, r, 0, 4),
+	       "share: mss 0 holds nothing less than 0 bytes");
+	/* 1 Gbit/s: 4 packets are 46 us, below any queue the base test sees */
+	tap_ok(!rapid_queue_free_share(1000, 60000, 125000000, 1448, 4),
+	       "share: at 1 Gbit/s 1 ms is 85 of the flow's packets");
+	tap_ok(rapid_queue_free_share(1000, 60000, 125000, 1448, 4),
+	       "share: at 1 Mbit/s 1 ms is 125 B of it");
+	/* bounds: the largest rate and a queue past RAPID_SHARE_QD_MAX_US */
+	tap_ok(!rapid_queue_free_share(RAPID_SHARE_QD_MAX_US, U32_MAX >> 8,
+				       ~0ULL, 1448, 4),
+	       "share: r_avg ~0 (clamped to RAPID_RATE_MAX) and a 60 s queue: no overflow");
+	tap_ok(!rapid_queue_free_share(RAPID_SHARE_QD_MAX_US + 1, 60000, 1,
+				       1448, 4),
+	       "share: a queue longer than 60 s is nobody's share");
+	tap_ok(rapid_queue_free_share(RAPID_SHARE_QD_MAX_US, 60000, 1, 1448, 4),
+	       "share: 1 B/s for 60 s is 60 B");
+	tap_ok(rapid_queue_free_share(U32_MAX, U32_MAX, 1, 1, 4) ==
+	       rapid_queue_free(U32_MAX, U32_MAX),
+	       "share: qd U32_MAX at base U32_MAX: the queue test's answer");
+	tap_ok(rapid_queue_free_share(20000, 60000, r, 1448, 1000),
+	       "share: pkts 1000 are 64: 20 ms of 4 Mbit/s (10000 B) are below 64 packets");
+	tap_ok(!rapid_queue_free_share(200000, 60000, r, 1448, 1000),
+	       "share: ... 200 ms (100000 B) are above 64 packets (92672 B), not 1000");
+
+	/* what the controller does with it: the hold at a small share */
+	rapid_cfg_default(&cfg);
+	ctl = steady_ctl(&cfg, r);
+	cfg.queue_free = rapid_queue_free_share(5000, 60000, ctl.r_avg, P_FULL,
+						4);
+	rapid_ctl_on_abest(&ctl, &cfg, 11, r - r / 10, P_FULL);
+	tap_eq(ctl.r_avg, r, "share: a 5 ms queue, 4 Mbit/s: an estimate 10%% low is held");
+	rapid_cfg_default(&cfg);
+	ctl = steady_ctl(&cfg, r);
+	cfg.queue_free = rapid_queue_free(5000, 60000);
+	rapid_ctl_on_abest(&ctl, &cfg, 11, r - r / 10, P_FULL);
+	tap_eq(ctl.r_avg, r - r / 10, "share: ... which the queue test alone cuts");
+}
+
 /* ---- the law for many flows: queue growth, proportional cuts ------- */
 
 static void test_law_queue(void)
@@ -2874,6 +2933,7 @@ int main(void)
 	test_tau_filter();
 	test_decrease();
 	test_bounded_decrease();
+	test_queue_free_share();
 	test_law_queue();
 	test_law3();
 	test_law_drain_compete();
