@@ -185,6 +185,13 @@
  * 1 / 2^RAPID_HOLD_QD_SHIFT of max(base RTT, RAPID_DRAIN_T_MIN_US).
  */
 #define RAPID_DEF_COUNT_REPORT	1U	/* the report's law counts the flows */
+/*
+ * The weight of a rise of the estimate in the report's count's samples,
+ * 1/1000: 1000 signed (a lone flow's noise averages to one flow), 0
+ * rectified (docs/rapid-deviations.md#share-open).
+ */
+#define RAPID_DEF_COUNT_UP_MILLI	1000U
+#define RAPID_COUNT_UP_MILLI_MAX	1000U
 #define RAPID_DEF_CUT_MAX	125U
 #define RAPID_CUT_MAX_MAX	1000U
 #define RAPID_DEF_HOLD_MILLI	200U
@@ -640,6 +647,9 @@ struct rapid_cfg {
 				 * unslowed rise, with signed samples
 				 * (rapid_law_count_report(); 0: off)
 				 */
+	u16 count_up_milli;	/* 1/1000: the weight of a rise of the
+				 * estimate in the report's count's samples
+				 */
 	u8 reorders;		/* the path reorders (TCP saw it within its
 				 * min-RTT window); set per ABest by the
 				 * caller: the report's law does not count
@@ -676,6 +686,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->keep_arm_us = RAPID_DEF_KEEP_ARM_MS * 1000U;
 	cfg->count_flows = 0;
 	cfg->count_report = RAPID_DEF_COUNT_REPORT;
+	cfg->count_up_milli = RAPID_DEF_COUNT_UP_MILLI;
 	cfg->probe_milli = 0;
 	cfg->jump_milli = RAPID_DEF_JUMP_MILLI;
 	cfg->accel_max = RAPID_DEF_ACCEL_MAX;
@@ -1563,7 +1574,8 @@ static inline void rapid_law_count_flows(struct rapid_law *law, u64 abest,
  * spare of twice its rate.
  */
 static inline void rapid_law_count_report(struct rapid_law *law, u64 abest,
-					  u64 r_avg, u32 win_us, u32 now_us)
+					  u64 r_avg, u32 win_us, u32 now_us,
+					  u32 up_milli)
 {
 	const u32 one = RAPID_NEST_BIAS + RAPID_NEST_ONE;
 	u64 rise, fall, up, lim;
@@ -1583,6 +1595,9 @@ static inline void rapid_law_count_report(struct rapid_law *law, u64 abest,
 			fall = lim;
 		if (up > lim)
 			up = lim;
+		/* up <= 62 rise < 2^40, up_milli <= 1000 < 2^10 */
+		if (up_milli < RAPID_COUNT_UP_MILLI_MAX)
+			up = div_u64(up * up_milli, RAPID_COUNT_UP_MILLI_MAX);
 		s = one + (u32)div64_u64(fall * RAPID_NEST_ONE, rise) -
 		    (u32)div64_u64(up * RAPID_NEST_ONE, rise);
 		law->n_s[2] = law->n_s[1];
@@ -1958,7 +1973,7 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 
 		rapid_law_count_report(law, abest, ctl->r_avg,
 				       win > srtt_us ? (u32)win : srtt_us,
-				       now_us);
+				       now_us, cfg->count_up_milli);
 	}
 	if (abest > ctl->r_avg) {
 		u64 next = refining ? abest : 0;

@@ -39,6 +39,7 @@ struct rapid_params rapid_p = {
 	.ack_noise_mult = RAPID_SEST_NOISE_MULT_DEF, .stream_slots = 128,
 	.mark_data = 1, .count_report = RAPID_DEF_COUNT_REPORT,
 	.share_pkts = RAPID_DEF_SHARE_PKTS,
+	.count_up_milli = RAPID_DEF_COUNT_UP_MILLI,
 };
 
 /* The module's parameter table: name, field, [min, max] (tcp_rapid.c). */
@@ -61,6 +62,7 @@ static const struct {
 	{ "sender_estimate", &rapid_p.sender_estimate, 0, 1, false },
 	{ "mark_data", &rapid_p.mark_data, 0, 1, false },
 	{ "count_report", &rapid_p.count_report, 0, 1, false },
+	{ "count_up_milli", &rapid_p.count_up_milli, 0, RAPID_COUNT_UP_MILLI_MAX, false },
 	{ "drain_max", &rapid_p.drain_max, 0, 1000, false },
 	{ "law", &rapid_p.law, RAPID_LAW_REPORT, RAPID_LAW_QUEUE, false },
 	{ "q_target_us", &rapid_p.q_target_us, 100, 1000000, false },
@@ -334,6 +336,7 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->hold_milli = (u16)rapid_p.hold_milli;
 	cfg->cut_share_us = rapid_p.cut_share_ms * 1000U;
 	cfg->count_report = (u8)rapid_p.count_report;
+	cfg->count_up_milli = (u16)rapid_p.count_up_milli;
 	cfg->queue_free = 0;
 	cfg->reorders = 0;	/* the engine delivers in order */
 	cfg->steady_floor = 0;

@@ -1246,7 +1246,8 @@ static void count_two(bool sym, u32 *m0, u32 *m1)
 		for (i = 0; i < 2; i++)
 			if (sym)
 				rapid_law_count_report(&law[i], c - r[1 - i],
-						       r[i], 50000, t);
+						       r[i], 50000, t,
+						       RAPID_DEF_COUNT_UP_MILLI);
 			else
 				rapid_law_count_flows(&law[i], c - r[1 - i],
 						      r[i], 50000, t);
@@ -1423,9 +1424,11 @@ static void test_law_count_reorder(void)
  * One window of the report's count: r_avg rises by @rise (B/s) in it, the
  * estimate ends it at @a.  Windows are 100 ms long from *t.
  */
+static u32 count_up_milli = RAPID_DEF_COUNT_UP_MILLI;
+
 static void count_win(struct rapid_law *law, u64 *r, u64 rise, u64 a, u32 *t)
 {
-	rapid_law_count_report(law, a, *r, 100000, *t);
+	rapid_law_count_report(law, a, *r, 100000, *t, count_up_milli);
 	*r += rise;
 	*t += 100000;
 }
@@ -1469,6 +1472,25 @@ static void test_law_count_report(void)
 	tap_ok(law.n_est <= RAPID_NEST_ONE + RAPID_NEST_ONE / 4,
 	       "count report: falls undone by as large rises average to 1 flow (%u/16)",
 	       law.n_est);
+	/* count_up_milli weighs the rises: 0 is the rectified count */
+	for (low = 0; low <= 1; low++) {
+		struct rapid_law w;
+		u64 rw = 1000000;
+		u32 tw = 1000;
+
+		count_up_milli = low ? 0 : 500;
+		rapid_law_reset(&w);
+		for (k = 0; k < 42; k++)
+			count_win(&w, &rw, rw / 10, k < 2 || k & 1 ?
+				  5000000 + 3 * (rw / 10) : 5000000, &tw);
+		tap_ok(low ? w.n_est >= 2 * RAPID_NEST_ONE - RAPID_NEST_ONE / 4 :
+		       w.n_est > RAPID_NEST_ONE + RAPID_NEST_ONE / 4 &&
+		       w.n_est < 2 * RAPID_NEST_ONE - RAPID_NEST_ONE / 4,
+		       "count report: count_up_milli %u: the same noise counts %s (%u/16)",
+		       count_up_milli, low ? "1.75 flows or more, rectified" :
+		       "1.25-1.75 flows, between signed and rectified", w.n_est);
+	}
+	count_up_milli = RAPID_DEF_COUNT_UP_MILLI;
 	for (k = 0; k < 100; k++)
 		count_win(&law, &r, r / 10, k & 1 ? 1 : RAPID_RATE_MAX, &t);
 	tap_ok(law.n_acc >= RAPID_NEST_BIAS + 2 * RAPID_NEST_ONE - RAPID_NEST_MAX &&
