@@ -860,6 +860,22 @@ static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest,
 }
 
 /*
+ * The schedule stream rec followed: its record's, or without a record the
+ * one the controller gives now (filled into *cur).
+ */
+static const struct rapid_schedule *
+rapid_rec_schedule(struct sock *sk, const struct rapid_stream *rec,
+		   struct rapid_schedule *cur)
+{
+	const struct rapid *ca = inet_csk_ca(sk);
+
+	if (rec)
+		return &rec->sched;
+	rapid_ctl_schedule(&ca->ctl, cur);
+	return cur;
+}
+
+/*
  * The value of an estimate of a stream (rec: its record, if any; receiver
  * feedback or the sender's own): rule, ABest (B/s), lossy = from the
  * prefix of a stream with a hole; bounded by rapid_estimate_bound().  B/s,
@@ -884,8 +900,8 @@ static u64 rapid_estimate_value(struct sock *sk, u32 src, u32 rule,
 	/* loss without a standing queue is random (a lossy link) */
 	if (lossy && !rapid_loss_is_congestive(sk))
 		eb |= RAPID_EB_RANDOM;
+	sched = rapid_rec_schedule(sk, rec, &cur);
 	if (rec) {
-		sched = &rec->sched;
 		eb |= RAPID_EB_RECORDED;
 		if (rec->flags & RAPID_SF_UNPACED)
 			eb |= RAPID_EB_UNPACED;
@@ -893,9 +909,6 @@ static u64 rapid_estimate_value(struct sock *sk, u32 src, u32 rule,
 			eb |= RAPID_EB_RETRANS;
 		if (rec->est == RAPID_EST_LATE)
 			eb |= RAPID_EB_LATE;
-	} else {
-		rapid_ctl_schedule(&ca->ctl, &cur);
-		sched = &cur;
 	}
 	if (ca->ctl.phase == RAPID_PHASE_SS)
 		eb |= RAPID_EB_SS;
@@ -1009,10 +1022,8 @@ static bool rapid_vet_fb(struct sock *sk, u32 id, u32 rule, u64 raw, u64 fb,
 	struct rapid_ring *ring = ca->ring;
 	u64 own = rapid_own_estimate(sk, id, rule, rec);
 	struct rapid_schedule cur;
-	const struct rapid_schedule *sched = rec ? &rec->sched : &cur;
+	const struct rapid_schedule *sched = rapid_rec_schedule(sk, rec, &cur);
 
-	if (!rec)
-		rapid_ctl_schedule(&ca->ctl, &cur);
 	if (rapid_fb_disagrees(fb, own) ||
 	    rapid_fb_impossible(rule, raw, rapid_rate_from_fp(sched->r1_fp),
 				rapid_schedule_top(sched))) {

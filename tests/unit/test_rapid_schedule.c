@@ -1420,12 +1420,13 @@ static void test_law_count_reorder(void)
 	tap_eq(r1, want, "count flows: while it reorders, Eq. 6 rises with tau itself");
 }
 
+/* count_win()'s weight of a rise of the estimate (cfg->count_up_milli) */
+static u32 count_up_milli = RAPID_DEF_COUNT_UP_MILLI;
+
 /*
  * One window of the report's count: r_avg rises by @rise (B/s) in it, the
  * estimate ends it at @a.  Windows are 100 ms long from *t.
  */
-static u32 count_up_milli = RAPID_DEF_COUNT_UP_MILLI;
-
 static void count_win(struct rapid_law *law, u64 *r, u64 rise, u64 a, u32 *t)
 {
 	rapid_law_count_report(law, a, *r, 100000, *t, count_up_milli);

@@ -59,6 +59,10 @@ PY
 }
 res() { sed -n "s/^$1 //p" "$2"; }
 
+# snap NAME before|after: tcp_rapid's counters into $KT_TMP/NAME.before /
+# .after, for delta.
+snap() { cat "$RAPID_P/stats" >"$KT_TMP/$1.$2"; }
+
 # lie MODE PORT: one 8 s flow with a liar on it; the counters before and
 # after are in $KT_TMP/MODE.before / .after, the samples in $KEEP/MODE.jsonl.
 lie() {
@@ -69,10 +73,10 @@ lie() {
 		--secs 5 --seed 7 --ready "$KT_TMP/ready" >"$KT_TMP/$mode.liar" 2>&1 &
 	lp=$!
 	wait_file "$KT_TMP/ready" 60 || { kt_diag "liar did not start: $(cat "$KT_TMP/$mode.liar")"; return 1; }
-	cat "$RAPID_P/stats" >"$KT_TMP/$mode.before"
+	snap "$mode" before
 	rapid_send "$snd" "$LAB_RCV4:$port" 8 "$KEEP/$mode.jsonl"
 	wait $lp
-	cat "$RAPID_P/stats" >"$KT_TMP/$mode.after"
+	snap "$mode" after
 	summary "$KEEP/$mode.jsonl" >"$KT_TMP/$mode.res"
 	kt_diag "$mode: liar $(cat "$KT_TMP/$mode.liar"); after 2 s: r_avg median $(res ravg "$KT_TMP/$mode.res") Mbit/s, delivered $(res mbit "$KT_TMP/$mode.res") Mbit/s; largest r_avg $(res max "$KT_TMP/$mode.res") Mbit/s"
 	kt_diag "$mode: counters $(join <(sort "$KT_TMP/$mode.before") <(sort "$KT_TMP/$mode.after") | awk '$3 != $2 { printf "%s +%d ", $1, $3 - $2 }')"
@@ -145,9 +149,9 @@ kt_check "tcp_rapid_rx loaded again" insmod "$LAB_MODDIR/tcp_rapid_rx.ko"
 # now also capped at twice the rate the path gave a stream's stretched
 # tail (docs/rapid-deviations.md#stretched-cap).
 rapid_sink "$LAB_RCV" --port 5898
-cat "$RAPID_P/stats" >"$KT_TMP/honest.before"
+snap honest before
 rapid_send "$snd" "$LAB_RCV4:5898" 6 "$KEEP/honest.jsonl"
-cat "$RAPID_P/stats" >"$KT_TMP/honest.after"
+snap honest after
 summary "$KEEP/honest.jsonl" >"$KT_TMP/honest.res"
 kt_diag "honest: $(tr '\n' ' ' <"$KT_TMP/honest.res")"
 kt_cmp "honest, alone: retransmissions (slow start overflowed the buffer: 500-1000)" \
