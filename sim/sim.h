@@ -33,6 +33,14 @@ void timer_set(struct timer *tm, tns t);
 void timer_cancel(struct timer *tm);
 extern tns sim_now;
 
+/* Tracepoints the engine emits (a run's "trace"), as the module's */
+#define SIM_TR_ABEST	1U	/* tcp_rapid:rapid_abest */
+#define SIM_TR_LAW	2U	/* tcp_rapid:rapid_law */
+extern unsigned int sim_trace_on;
+struct flow;
+void sim_trace(const struct flow *f, const char *event, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* ---- one TCP sender + its receiver ----------------------------------- */
 #define PF_SACKED	0x01
 #define PF_LOST		0x02

@@ -445,8 +445,27 @@ static u64 estimate_value(struct flow *f, bool rx, uint32_t rule, u64 abest,
 				    rapid_rate_from_fp(sched->r1_fp));
 }
 
+/* the sources of an estimate in tcp_rapid:rapid_abest (rapid_trace.h) */
+enum { SRC_INJECT, SRC_RECEIVER, SRC_SENDER };
+
+/* trace_rapid_abest(): what the module's tracepoint records */
+static void trace_abest(struct flow *f, uint32_t id, uint32_t src,
+			uint32_t rule, bool lossy, u64 raw, u64 abest)
+{
+	struct rapid *ca = f->ca;
+
+	if (sim_trace_on & SIM_TR_ABEST)
+		sim_trace(f, "rapid_abest", "id=%u src=%u rule=%u lossy=%u "
+			  "raw_kbps=%u abest_kbps=%u r_avg_kbps=%u phase=%u acc=%u",
+			  id, src, rule, lossy, rapid_rate_to_kbps(raw),
+			  rapid_rate_to_kbps(abest),
+			  rapid_rate_to_kbps(ca->ctl.r_avg), ca->ctl.phase,
+			  ca->hist.acc);
+}
+
 /* rapid_on_estimate(): true when the controller got an ABest */
-static bool on_estimate(struct flow *f, uint32_t id, u64 abest)
+static bool on_estimate(struct flow *f, uint32_t id, uint32_t src,
+			uint32_t rule, u64 raw, u64 abest, bool lossy)
 {
 	struct rapid *ca = f->ca;
 	uint32_t lim = now_us() - ca->dr_lim.s[0].t >
@@ -464,6 +483,7 @@ static bool on_estimate(struct flow *f, uint32_t id, u64 abest)
 					  rapid_p.drain_max);
 	if (abest)
 		on_abest(f, id, abest, dr);
+	trace_abest(f, id, src, rule, lossy, raw, abest);
 	return abest != 0;
 }
 
@@ -526,7 +546,7 @@ static void check_apply_fb(struct flow *f, uint32_t id, uint32_t rule,
 	if (ca->ctl.phase == RAPID_PHASE_STEADY &&
 	    !vet_fb(f, id, rule, fb, rec))
 		return;
-	if (on_estimate(f, id, fb))
+	if (on_estimate(f, id, SRC_RECEIVER, rule, abest, fb, truncated))
 		st.fb_applied++;
 }
 
@@ -583,9 +603,19 @@ static void law_update(struct flow *f, uint32_t id)
 	rapid_cfg_steady_floor(&cfg, &ca->ctl, SIM_MSS, srtt);
 	rapid_law_competing(&ca->law, &cfg, rapid_min_us(f), ca->ctl.r_avg,
 			    now);
-	if (cfg.law != RAPID_LAW_QUEUE && !ca->law.compete)
+	if (cfg.law == RAPID_LAW_QUEUE || ca->law.compete)
+		rapid_ctl_law_tick(&ca->ctl, &cfg, &ca->law, id, SIM_MSS, srtt,
+				   now);
+	else if (!cfg.count_report)
 		return;
-	rapid_ctl_law_tick(&ca->ctl, &cfg, &ca->law, id, SIM_MSS, srtt, now);
+	/* trace_rapid_law(), on the streams the module traces it on */
+	if (sim_trace_on & SIM_TR_LAW)
+		sim_trace(f, "rapid_law", "id=%u qd_us=%u growth_ppm=%d "
+			  "noise_us=%u tau_x=%u n_est16=%u compete=%u "
+			  "r_avg_kbps=%u", id, ca->law.qd_us,
+			  ca->law.growth_ppm, ca->law.noise_us, ca->law.tau_x,
+			  ca->law.n_est, ca->law.compete,
+			  rapid_rate_to_kbps(ca->ctl.r_avg));
 }
 
 /* rapid_complete_stream() */
@@ -609,7 +639,10 @@ static void stream_done(struct flow *f, uint32_t id, struct rstream *rec)
 		law_update(f, id);
 	}
 	if (rapid_p.inject_abest_kbps) {
-		on_abest(f, id, rapid_kbps_to_rate(rapid_p.inject_abest_kbps), 0);
+		u64 inject = rapid_kbps_to_rate(rapid_p.inject_abest_kbps);
+
+		on_abest(f, id, inject, 0);
+		trace_abest(f, id, SRC_INJECT, 0, false, inject, inject);
 		return;
 	}
 	if (!rec || rec->est != EST_DONE)
@@ -620,7 +653,9 @@ static void stream_done(struct flow *f, uint32_t id, struct rstream *rec)
 	ca->sest_last_id = id;
 	ca->sest_last_kbps = rec->est_rule != RAPID_PC_RULE_EXCURSION ? 0 :
 			     rapid_rate_to_kbps(value);
-	if ((!ca->rxfb || ca->fb_distrust) && on_estimate(f, id, value))
+	if ((!ca->rxfb || ca->fb_distrust) &&
+	    on_estimate(f, id, SRC_SENDER, rec->est_rule, raw, value,
+			rec->est_lossy))
 		st.sest_applied++;
 }
 

@@ -317,4 +317,42 @@ rc, _, err, _ = run("rate20000", {"cc": ["cubic"], "bottleneck": {"rate_mbit": 2
 T.check("refused: bottleneck.rate_mbit=20000, by name, with the engine's limit",
         rc == 2 and "rate_mbit" in err and "the engine" in err and "10000" in err, err)
 
+# 9. Tracepoints: the run's trace list, tcp_rapid's rapid_abest and
+# rapid_law, into trace.txt in ftrace's text, read by
+# scripts/rapid/events.py as a lab trace is; one rapid flow, 20 Mbit/s,
+# 40 ms, 10 s.  Other events are refused by name.
+rc, r, err, out = run("trace", {"cc": ["rapid"], "flows": [{"cc": "@cc", "rtt_ms": 40}],
+                                "trace": ["tcp_rapid:rapid_abest", "tcp_rapid:rapid_law"]})
+tpath = os.path.join(out, "runs", "rapid", "trace.txt")
+T.check("trace: the run succeeds and writes trace.txt",
+        rc == 0 and os.path.exists(tpath), err[-500:])
+ev = {"rapid_abest": [], "rapid_law": []}
+if os.path.exists(tpath):
+    sys.path.insert(0, os.path.join(TOP, "scripts", "rapid"))
+    import events  # noqa: E402  (scripts/rapid/events.py)
+    for e in events.parse(tpath):
+        if e[0] == "event" and e[2] in ev:
+            ev[e[2]].append((e[1], e[3]))
+ab, lw = ev["rapid_abest"], ev["rapid_law"]
+steady = [f for _, f in ab if f.get("phase") == 1 and f.get("abest_kbps")]
+T.check("trace: rapid_abest records with the module's fields, steady-state ones among them",
+        len(steady) > 20 and all(k in steady[0] for k in
+                                 ("id", "src", "rule", "lossy", "raw_kbps", "abest_kbps",
+                                  "r_avg_kbps", "phase", "acc", "sport", "dport")),
+        f"{len(ab)} records, {len(steady)} steady")
+late = [f["r_avg_kbps"] for t, f in ab if t >= 5 and f.get("phase") == 1]
+med = sorted(late)[len(late) // 2] if late else 0
+T.check("trace: the median r_avg from 5 s on is the link's (15-20 Mbit/s), times within the run",
+        15000 <= med <= 20000 and all(0 <= t <= 10.5 for t, _ in ab),  # + ACKs in flight
+        f"median {med} kbit/s of {len(late)}")
+T.check("trace: rapid_law records the count (n_est16 >= 16: at least one flow) and the queue",
+        len(lw) > 20 and all("qd_us" in f and "growth_ppm" in f for _, f in lw) and
+        any(f.get("n_est16", 0) >= 16 for _, f in lw), f"{len(lw)} records")
+rc, _, err, out = run("notrace", {"cc": ["rapid"], "flows": [{"cc": "@cc", "rtt_ms": 40}]})
+T.check("trace: none without a trace list",
+        rc == 0 and not os.path.exists(os.path.join(out, "runs", "rapid", "trace.txt")), err[-300:])
+rc, _, err, _ = run("traceprobe", {"cc": ["rapid"], "trace": ["tcp:tcp_probe"]})
+T.check("refused: a tracepoint the engine has not (tcp:tcp_probe), by name",
+        rc == 2 and "tcp:tcp_probe" in err and "rapid_law" in err, err)
+
 sys.exit(T.done())
