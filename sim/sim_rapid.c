@@ -608,7 +608,10 @@ static void law_update(struct flow *f, uint32_t id)
 				   now);
 	else if (!cfg.count_report)
 		return;
-	/* trace_rapid_law(), on the streams the module traces it on */
+	/*
+	 * trace_rapid_law(), on the streams the module traces it on but
+	 * the one after competing ended (the engine does not tick there)
+	 */
 	if (sim_trace_on & SIM_TR_LAW)
 		sim_trace(f, "rapid_law", "id=%u qd_us=%u growth_ppm=%d "
 			  "noise_us=%u tau_x=%u n_est16=%u compete=%u "

@@ -342,8 +342,10 @@ T.check("trace: rapid_abest records with the module's fields, steady-state ones 
         f"{len(ab)} records, {len(steady)} steady")
 late = [f["r_avg_kbps"] for t, f in ab if t >= 5 and f.get("phase") == 1]
 med = sorted(late)[len(late) // 2] if late else 0
-T.check("trace: the median r_avg from 5 s on is the link's (15-20 Mbit/s), times within the run",
-        15000 <= med <= 20000 and all(0 <= t <= 10.5 for t, _ in ab),  # + ACKs in flight
+# r_avg never 0 (min_rate), where raw is 0 for an estimate without a trend
+T.check("trace: the median r_avg from 5 s on is the link's (15-20 Mbit/s), none 0, times within the run",
+        15000 <= med <= 20000 and all(f["r_avg_kbps"] > 0 for f in steady) and
+        all(0 <= t <= 10.5 for t, _ in ab),  # + ACKs in flight
         f"median {med} kbit/s of {len(late)}")
 T.check("trace: rapid_law records the count (n_est16 >= 16: at least one flow) and the queue",
         len(lw) > 20 and all("qd_us" in f and "growth_ppm" in f for _, f in lw) and
