@@ -903,12 +903,6 @@ struct rapid_abest_hist {
 					 * level a step is measured against
 					 */
 	u32 jump_t_us;			/* when it was taken */
-	u8 jump_queued;			/* a standing queue while its verdict
-					 * was pending
-					 */
-	u64 jump_undo;			/* B/s: a jump to give back (0: none),
-					 * rapid_jump_undo()
-					 */
 	u32 jump_lock_us;		/* jumps off until then */
 	u8 acc;				/* Eq. 6's tau is divided by 2^acc
 					 * (rapid_accel_step())
@@ -992,10 +986,7 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
  *  - when the newest RAPID_JUMP_STREAMS raw estimates all lie at least
  *    1/2^RAPID_JUMP_MARGIN_SHIFT above r_avg, RAPID_JUMP_LVL_MARGIN/16
  *    above the level (a slow EWMA of the raw estimates, gain
- *    1/2^RAPID_JUMP_LVL_SHIFT per stream, that takes each estimate
- *    RAPID_JUMP_LVL_LAG streams late: a step that the estimates cross
- *    over two streams is not absorbed into the level it is measured
- *    against), at most r_avg above r_avg,
+ *    1/2^RAPID_JUMP_LVL_SHIFT per stream), at most r_avg above r_avg,
  *    and within 1/2^RAPID_JUMP_SPREAD_SHIFT of each other, r_avg takes
  *    jump_milli / 1000 of the gap to the median at once, at most
  *    r_avg / 2^RAPID_JUMP_MAX_SHIFT, and the level restarts at the median;
@@ -1004,13 +995,7 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
  *    averaged; if the mean lies more than half the jump below the median
  *    at the jump, others rose too, and jumps are off for
  *    RAPID_JUMP_LOCK_RTTS srtt (Eq. 6 alone, the report's rule).  No
- *    second jump before the verdict;
- *  - a standing queue above srtt / 2^RAPID_JUMP_QD_SHIFT on any estimate
- *    while the verdict is pending says the same more directly (a step
- *    of the flow's own avail-bw leaves the path without a queue; a jump
- *    into a spare that others share, or that others yield to, builds
- *    one before they cut): the verdict then gives the jump back
- *    (rapid_jump_undo(), at most half of r_avg) and locks jumps out.
+ *    second jump before the verdict.
  */
 #define RAPID_JUMP_STREAMS	3U
 #define RAPID_JUMP_MARGIN_SHIFT	3
@@ -1018,8 +1003,6 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
 #define RAPID_JUMP_MAX_SHIFT	2
 #define RAPID_JUMP_LVL_SHIFT	4
 #define RAPID_JUMP_LVL_MARGIN	3U	/* 1/16 of the level */
-#define RAPID_JUMP_LVL_LAG	2U	/* streams; < RAPID_MEDIAN_MAX */
-#define RAPID_JUMP_QD_SHIFT	5	/* a queue of srtt / 32 undoes a jump */
 #define RAPID_JUMP_HOLD_RTTS	1U
 #define RAPID_JUMP_LOCK_RTTS	8U
 #define RAPID_JUMP_CNT_MAX	65535U
@@ -1073,15 +1056,13 @@ static inline bool rapid_jump_agree(const struct rapid_abest_hist *h,
 
 /*
  * One steady-state estimate (median `med`, already pushed into h) under the
- * report's law, with the newest standing queue qd_us (0: none or unknown):
- * the verdict on a pending jump, then a jump if the estimates agree on
- * one.  Returns the new r_avg, or 0 for no jump (Eq. 6 then as usual); a
- * verdict that gives a jump back leaves it in h->jump_undo.  srtt_us 0
- * (unknown) or jump_milli 0: never a jump.
+ * report's law: the verdict on a pending jump, then a jump if the estimates
+ * agree on one.  Returns the new r_avg, or 0 for no jump (Eq. 6 then as
+ * usual).  srtt_us 0 (unknown) or jump_milli 0: never a jump.
  */
 static inline u64 rapid_jump_step(struct rapid_abest_hist *h, u64 r_avg,
 				  u64 med, u32 jump_milli, u32 srtt_us,
-				  u32 qd_us, u32 now_us)
+				  u32 now_us)
 {
 	u64 gain, cap;
 
@@ -1089,8 +1070,6 @@ static inline u64 rapid_jump_step(struct rapid_abest_hist *h, u64 r_avg,
 		return 0;
 	if (jump_milli > RAPID_JUMP_MILLI_MAX)
 		jump_milli = RAPID_JUMP_MILLI_MAX;
-	if (h->jump_abest && qd_us > (srtt_us >> RAPID_JUMP_QD_SHIFT))
-		h->jump_queued = 1;
 	if (h->jump_abest && now_us - h->jump_t_us >= srtt_us) {
 		if (now_us - h->jump_t_us <
 		    (RAPID_JUMP_HOLD_RTTS + 1) * srtt_us) {
@@ -1108,13 +1087,6 @@ static inline u64 rapid_jump_step(struct rapid_abest_hist *h, u64 r_avg,
 			h->jump_locked = 1;
 			h->jump_lock_us = now_us + RAPID_JUMP_LOCK_RTTS * srtt_us;
 		}
-		/* a queue built after it: give it back */
-		if (h->jump_queued) {
-			h->jump_locked = 1;
-			h->jump_lock_us = now_us + RAPID_JUMP_LOCK_RTTS * srtt_us;
-			h->jump_undo = h->jump_gain;
-		}
-		h->jump_queued = 0;
 		h->jump_abest = 0;
 	}
 	if (h->jump_locked) {
@@ -1136,24 +1108,8 @@ static inline u64 rapid_jump_step(struct rapid_abest_hist *h, u64 r_avg,
 	h->jump_gain = gain;
 	h->jump_sum = 0;
 	h->jump_cnt = 0;
-	h->jump_queued = 0;
 	h->jump_t_us = now_us;
 	return r_avg + gain;
-}
-
-/*
- * r_avg after a verdict that gave a jump back (h->jump_undo, then 0): less
- * the jump's gain, but never below half of r_avg (the estimates and the
- * queue law have cut since).  r_avg itself when there is none.
- */
-static inline u64 rapid_jump_undo(struct rapid_abest_hist *h, u64 r_avg)
-{
-	u64 u = h->jump_undo;
-
-	if (!u)
-		return r_avg;
-	h->jump_undo = 0;
-	return u < r_avg / 2 ? r_avg - u : r_avg - r_avg / 2;
 }
 
 /*
@@ -1959,10 +1915,8 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 	ctl->last_id = id;
 	ctl->undo_r_avg = 0;	/* fresh information: no undo past it */
 	if (hist) {
+		rapid_jump_level(hist, abest);
 		abest = rapid_hist_push_median(hist, abest, cfg->median);
-		if (hist->count > RAPID_JUMP_LVL_LAG)
-			rapid_jump_level(hist, rapid_hist_newest(hist,
-							RAPID_JUMP_LVL_LAG));
 	}
 	refining = ctl->refine != 0;
 	/*
@@ -2027,7 +1981,7 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 		if (!refining && hist)
 			next = rapid_jump_step(hist, ctl->r_avg, abest,
 					       cfg->jump_milli, srtt_us,
-					       law ? law->qd_us : 0, now_us);
+					       now_us);
 		if (!next) {
 			u64 tau = cfg->tau_ns;
 
@@ -2045,8 +1999,7 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 	} else {
 		if (!refining && hist)
 			rapid_jump_step(hist, ctl->r_avg, abest,
-					cfg->jump_milli, srtt_us,
-					law ? law->qd_us : 0, now_us);
+					cfg->jump_milli, srtt_us, now_us);
 		if (!refining && law && cfg->cut_share_us)
 			abest = rapid_ctl_cut_share(ctl->r_avg, abest,
 						    law->ab_max);
@@ -2057,11 +2010,6 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 		abest = rapid_rate_clamp(abest, cfg->min_rate, cfg->max_rate);
 		ev = abest == ctl->r_avg ? RAPID_EV_NONE : RAPID_EV_DECREASE;
 		ctl->r_avg = abest;
-	}
-	if (hist && hist->jump_undo) {
-		ctl->r_avg = rapid_rate_clamp(rapid_jump_undo(hist, ctl->r_avg),
-					      cfg->min_rate, cfg->max_rate);
-		ev = RAPID_EV_DECREASE;
 	}
 	if (hist)
 		hist->acc_r = ctl->r_avg;

@@ -2673,18 +2673,6 @@ static u32 jump_feed(struct rapid_ctl *ctl, const struct rapid_cfg *cfg,
 	return ev;
 }
 
-/* jump_feed() with the law's state (its queue sample law->qd_us). */
-static void jump_feed_law(struct rapid_ctl *ctl, const struct rapid_cfg *cfg,
-			  struct rapid_abest_hist *h, struct rapid_law *law,
-			  u32 *id, u32 *now, u64 abest, u32 count)
-{
-	while (count--) {
-		*now += 10000;
-		rapid_ctl_on_abest_law(ctl, cfg, h, law, (*id)++, abest,
-				       P_FULL, J_SRTT, *now);
-	}
-}
-
 /* Feed `count` estimates 10 ms apart with the given queue state. */
 static void accel_feed(struct rapid_ctl *ctl, struct rapid_cfg *cfg,
 		       struct rapid_abest_hist *h, u32 *id, u32 *now,
@@ -2934,82 +2922,6 @@ static void test_jump(void)
 	jump_feed(&ctl, &cfg, &h, &id, &now, 5200000, 1);
 	tap_eq(ctl.r_avg, r + r / 4, "jump: then a step jumps again");
 
-	/*
-	 * A step the estimates cross over two streams (34, 34, then 37 on
-	 * 30): the level takes each estimate RAPID_JUMP_LVL_LAG streams late,
-	 * so the 37s are measured against the level before the rise (taking
-	 * them at once, 37 never cleared the level's 3/16 margin).
-	 */
-	rapid_hist_reset(&h);
-	ctl = steady_ctl(&cfg, r30);
-	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
-	jump_feed(&ctl, &cfg, &h, &id, &now, 4250000, 2);		/* 34 */
-	jump_feed(&ctl, &cfg, &h, &id, &now, 4625000, 2);		/* 37 */
-	tap_ok(h.jump_abest == 0 && ctl.r_avg < r30 + r30 / 20,
-	       "jump: 34, 34, 37, 37: not yet (34 is under the level's margin)");
-	r = ctl.r_avg;
-	jump_feed(&ctl, &cfg, &h, &id, &now, 4625000, 1);
-	tap_ok(r + r / 4 > 4625000 && h.jump_abest == 4625000 &&
-	       ctl.r_avg == 4625000,
-	       "jump: the third 37 jumps, the whole gap (under r_avg / 4; lagged %u streams)",
-	       RAPID_JUMP_LVL_LAG);
-
-	/*
-	 * A standing queue after a jump: others were there, or yielded to it;
-	 * the verdict gives the jump back and locks the jumps out.
-	 */
-	{
-		struct rapid_law law = { 0 };
-		u32 i, qd = J_SRTT >> RAPID_JUMP_QD_SHIFT;
-		u64 taken;
-
-		cfg.count_report = 0;	/* the queue, not the count */
-		rapid_hist_reset(&h);
-		ctl = steady_ctl(&cfg, r30);
-		for (i = 0; i < 20 + RAPID_JUMP_STREAMS - 1; i++) {
-			now += 10000;
-			rapid_ctl_on_abest_law(&ctl, &cfg, &h, &law, id++,
-					       i < 20 ? r30 : r40, P_FULL,
-					       J_SRTT, now);
-		}
-		r = ctl.r_avg;
-		jump_feed_law(&ctl, &cfg, &h, &law, &id, &now, r40, 1);
-		taken = ctl.r_avg;
-		tap_ok(taken == r + r / 4 && h.jump_abest,
-		       "jump: with the law's queue at 0, taken");
-		law.qd_us = qd;		/* at the threshold: not a queue */
-		jump_feed_law(&ctl, &cfg, &h, &law, &id, &now, r40, 25);
-		tap_ok(!h.jump_locked && !h.jump_abest && ctl.r_avg >= taken,
-		       "jump: a queue of srtt / %u after it is none: kept",
-		       1U << RAPID_JUMP_QD_SHIFT);
-		rapid_hist_reset(&h);
-		ctl = steady_ctl(&cfg, r30);
-		law.qd_us = 0;
-		jump_feed_law(&ctl, &cfg, &h, &law, &id, &now, r30, 20);
-		jump_feed_law(&ctl, &cfg, &h, &law, &id, &now, r40,
-			      RAPID_JUMP_STREAMS);
-		taken = ctl.r_avg;
-		law.qd_us = qd + 1;	/* one estimate over it, then none */
-		jump_feed_law(&ctl, &cfg, &h, &law, &id, &now, r40, 1);
-		law.qd_us = 0;
-		jump_feed_law(&ctl, &cfg, &h, &law, &id, &now, r40, 12);
-		r = ctl.r_avg;
-		tap_ok(h.jump_abest && !h.jump_locked && r > taken,
-		       "jump: before the verdict nothing is given back");
-		jump_feed_law(&ctl, &cfg, &h, &law, &id, &now, r40, 12);
-		tap_ok(h.jump_locked && !h.jump_abest && !h.jump_undo &&
-		       ctl.r_avg < r - (taken - r30) * 3 / 4,
-		       "jump: a queue over srtt / %u after it: given back (%llu -> %llu B/s), locked",
-		       1U << RAPID_JUMP_QD_SHIFT, (unsigned long long)r,
-		       (unsigned long long)ctl.r_avg);
-		cfg.count_report = RAPID_DEF_COUNT_REPORT;
-	}
-	h.jump_undo = 3 * r30;
-	tap_eq(rapid_jump_undo(&h, r30), r30 - r30 / 2,
-	       "jump: rapid_jump_undo() never takes more than half of r_avg");
-	tap_ok(h.jump_undo == 0 && rapid_jump_undo(&h, r30) == r30,
-	       "jump: and only once");
-
 	/* no srtt, or no history: never */
 	rapid_hist_reset(&h);
 	ctl = steady_ctl(&cfg, r30);
@@ -3017,9 +2929,9 @@ static void test_jump(void)
 		rapid_ctl_on_abest_law(&ctl, &cfg, &h, NULL, id++,
 				       r < 20 ? r30 : r40, P_FULL, 0, now);
 	tap_ok(ctl.r_avg < r30 + r30 / 10, "jump: srtt 0 (unknown): none");
-	tap_eq(rapid_jump_step(&h, r30, r40, 1000, 0, 0, now), 0,
+	tap_eq(rapid_jump_step(&h, r30, r40, 1000, 0, now), 0,
 	       "jump: rapid_jump_step() with srtt 0 is 0");
-	tap_eq(rapid_jump_step(&h, r30, r40, 0, J_SRTT, 0, now), 0,
+	tap_eq(rapid_jump_step(&h, r30, r40, 0, J_SRTT, now), 0,
 	       "jump: rapid_jump_step() with jump_milli 0 is 0");
 }
 
