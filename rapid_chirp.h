@@ -216,6 +216,17 @@
 #define RAPID_DEF_SHARE_PKTS	0U
 #define RAPID_SHARE_PKTS_MAX	64U
 #define RAPID_SHARE_QD_MAX_US	60000000U	/* a longer queue is nobody's share */
+/*
+ * Opt-in (0: off): the fair cut (ours, rapid_ctl_fair_cut(),
+ * docs/rapid-deviations.md#fair-cut): while the standing queue holds more
+ * than fair_pkts of the flow's own packets, qd * r_avg > fair_pkts * mss,
+ * an estimate above r_avg does not raise it but moves it towards the rate
+ * at which the flow would hold fair_pkts, with the time constant
+ * tau >> RAPID_FAIR_TAU_SHIFT (measured with 32).
+ */
+#define RAPID_DEF_FAIR_PKTS	0U
+#define RAPID_FAIR_PKTS_MAX	1024U
+#define RAPID_FAIR_TAU_SHIFT	2
 
 /* Persistent-loss response: r_avg *= loss_factor / 1000 (1000 = off). */
 #define RAPID_DEF_LOSS_FACTOR	700U
@@ -639,6 +650,12 @@ struct rapid_cfg {
 				 * with this time constant (us; 0: off,
 				 * rapid_ctl_cut_share())
 				 */
+	u16 fair_pkts;		/* the fair cut's share of the queue,
+				 * packets (rapid_ctl_fair_cut(); 0: off)
+				 */
+	u32 qd_us;		/* the standing queue, us; set per ABest
+				 * by the caller (0: none or unknown)
+				 */
 	u8 queue_free;		/* no standing queue (rapid_queue_free());
 				 * set per ABest by the caller
 				 */
@@ -693,6 +710,8 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->cut_max = RAPID_DEF_CUT_MAX;
 	cfg->hold_milli = RAPID_DEF_HOLD_MILLI;
 	cfg->cut_share_us = RAPID_DEF_CUT_SHARE_MS * 1000U;
+	cfg->fair_pkts = RAPID_DEF_FAIR_PKTS;
+	cfg->qd_us = 0;
 	cfg->queue_free = 0;
 	cfg->reorders = 0;
 	cfg->steady_floor = 0;
@@ -1806,6 +1825,59 @@ static inline u64 rapid_ctl_cut_share(u64 r, u64 abest, u64 ab_max)
 }
 
 /*
+ * rapid_ctl_fair_cut() - the fair cut (ours,
+ * docs/rapid-deviations.md#fair-cut).  The report's law cannot move two
+ * flows' shares together: each flow's estimate comes out of its own
+ * stream's range of rates, so the gap ABest - r_avg it closes grows with
+ * r_avg (rttfair in the scale engine: 23 and 13 Mbit/s, median estimates
+ * 1.2 and 1.1 times each one's r_avg), and its cuts are bounded by a share
+ * of r_avg: increases and decreases both in proportion to the rate, which
+ * leaves any split where it is (Chiu and Jain).  The one signal the flows
+ * share is the queue, and a FIFO queue of one delay qd holds each flow's
+ * packets in proportion to its rate, qd * r_avg (FAST TCP's equilibrium:
+ * alpha packets per flow).  So a flow that holds more than @pkts packets
+ * of it takes no increase but moves towards the rate that would hold
+ * @pkts, r_avg * pkts * mss / held, by l / (tau >> RAPID_FAIR_TAU_SHIFT)
+ * of the distance per stream of duration l; the flows at a smaller share,
+ * which hold fewer, keep rising.  Opt-in (cfg->fair_pkts 0 by default).
+ * @pkts is large enough (32: 0.77 ms at 500 Mbit/s, 19 ms for each of
+ * two flows at 40 Mbit/s) that a lone flow's
+ * own queue seldom reaches it: it acts on the queues a joining flow's slow
+ * start or a common overshoot raise, and on fast links.  Returns the rate
+ * (below @r), or 0 when the cut does not apply.
+ */
+static inline u64 rapid_ctl_fair_cut(u64 r, u32 qd_us, u32 pkts, u32 n,
+				     u32 mss, u64 tau_ns)
+{
+	u64 held, fair, l_ns, t_ns, cut;
+
+	if (!pkts || !qd_us || !r || !mss)
+		return 0;
+	if (pkts > RAPID_FAIR_PKTS_MAX)
+		pkts = RAPID_FAIR_PKTS_MAX;
+	if (qd_us > RAPID_SHARE_QD_MAX_US)
+		qd_us = RAPID_SHARE_QD_MAX_US;
+	if (r > RAPID_RATE_MAX)
+		r = RAPID_RATE_MAX;
+	/* bytes: r < 2^34 B/s, qd_us < 2^26 us */
+	held = div64_u64(r * qd_us, RAPID_USEC_PER_SEC);
+	if (held <= (u64)pkts * mss)
+		return 0;
+	/* r * pkts * mss < 2^34 * 2^10 * 2^16 */
+	fair = div64_u64(r * pkts * mss, held);
+	cut = r - fair;
+	l_ns = rapid_stream_duration_ns(n, mss, r);
+	t_ns = tau_ns >> RAPID_FAIR_TAU_SHIFT;
+	if (t_ns > (u64)RAPID_TAU_MAX_MS * RAPID_NSEC_PER_MSEC)
+		t_ns = (u64)RAPID_TAU_MAX_MS * RAPID_NSEC_PER_MSEC;
+	/* cut < 2^34, l_ns < t_ns < 2^36: the fraction in 2^-24 */
+	if (l_ns < t_ns)
+		cut = (cut * div64_u64(l_ns << RAPID_FRAC_SHIFT, t_ns)) >>
+		      RAPID_FRAC_SHIFT;
+	return r - (cut ? cut : 1);
+}
+
+/*
  * A steady-state estimate `abest` below r_avg under the report's law: the
  * rate to adopt (ours, docs/rapid-deviations.md#many-flows).  The report
  * adopts it at once.  With n flows on a link each flow's ABest is the link
@@ -1982,6 +2054,10 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 			next = rapid_jump_step(hist, ctl->r_avg, abest,
 					       cfg->jump_milli, srtt_us,
 					       now_us);
+		if (!next && !refining)
+			next = rapid_ctl_fair_cut(ctl->r_avg, cfg->qd_us,
+						  cfg->fair_pkts, ctl->n, mss,
+						  cfg->tau_ns);
 		if (!next) {
 			u64 tau = cfg->tau_ns;
 

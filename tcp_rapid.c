@@ -409,6 +409,9 @@ CC_PARAM_OFF(hold_milli, rapid_p_hold, 0644, 200, 1, 1000, "1/1000",
 	     "report's law: a lower estimate within this share of r_avg is ignored while there is no standing queue, 0 = off");
 CC_PARAM_OFF(share_pkts, rapid_p_share_pkts, 0644, 0, 1, 64, "packets",
 	     "report's law, opt-in: the hold also applies while the standing queue holds fewer than this many of the flow's own packets (qd * r_avg), so a flow at a small share is not cut down by a queue its larger peers keep (4 measured: fairer with 100 flows at 1 Gbit/s, a little less with 12 at 50 Mbit/s); 0 = off, the queue alone (the default)");
+CC_PARAM_OFF(fair_pkts, rapid_p_fair_pkts, 0644, RAPID_DEF_FAIR_PKTS, 1,
+	     RAPID_FAIR_PKTS_MAX, "packets",
+	     "report's law, opt-in: while the standing queue holds more than this many of the flow's own packets (qd * r_avg), a higher estimate does not raise r_avg but moves it towards the rate that would hold this many, with the time constant tau / 4, so that flows at a larger share give way to those at a smaller one (32 measured: fairer joins, one slower re-acquire in the lab); 0 = off, Eq. 6 alone (the default)");
 CC_PARAM_OFF(cut_share_ms, rapid_p_cut_share, 0644, RAPID_DEF_CUT_SHARE_MS,
 	     RAPID_CUT_SHARE_MS_MIN, RAPID_CUT_SHARE_MS_MAX, "ms",
 	     "report's law, opt-in: a lower estimate's cut is scaled by r_avg over the highest estimate of about this long (5000 measured), so n flows together cut an overshoot about once, not n times; 0 = off, each cuts all of it (the default: at 1 Gbit/s with 24-100 flows it cost fairness)");
@@ -570,6 +573,8 @@ static void rapid_load_cfg(struct rapid_cfg *cfg)
 	cfg->cut_max = READ_ONCE(rapid_p_cut_max.val);
 	cfg->hold_milli = READ_ONCE(rapid_p_hold.val);
 	cfg->cut_share_us = READ_ONCE(rapid_p_cut_share.val) * 1000U;
+	cfg->fair_pkts = READ_ONCE(rapid_p_fair_pkts.val);
+	cfg->qd_us = 0;
 	cfg->queue_free = 0;
 	cfg->reorders = 0;
 	cfg->steady_floor = 0;
@@ -844,6 +849,7 @@ static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest,
 				exit_dr, 1000);
 	if (ca->ring) {
 		ca->ring->abest_kbps = rapid_rate_to_kbps(abest);
+		cfg.qd_us = ca->ring->qd_us;
 		cfg.queue_free =
 			rapid_queue_free_share(ca->ring->qd_us,
 					       rapid_base_rtt_us(sk),

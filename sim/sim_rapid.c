@@ -38,7 +38,7 @@ struct rapid_params rapid_p = {
 	.ack_noise_us = RAPID_SEST_Q_NOISE_NS_DEF / 1000,
 	.ack_noise_mult = RAPID_SEST_NOISE_MULT_DEF, .stream_slots = 128,
 	.mark_data = 1, .count_report = RAPID_DEF_COUNT_REPORT,
-	.share_pkts = RAPID_DEF_SHARE_PKTS,
+	.share_pkts = RAPID_DEF_SHARE_PKTS, .fair_pkts = RAPID_DEF_FAIR_PKTS,
 	.count_up_milli = RAPID_DEF_COUNT_UP_MILLI,
 };
 
@@ -81,6 +81,7 @@ static const struct {
 	{ "cut_max", &rapid_p.cut_max, 1, RAPID_CUT_MAX_MAX, false },
 	{ "hold_milli", &rapid_p.hold_milli, 1, RAPID_HOLD_MILLI_MAX, true },
 	{ "share_pkts", &rapid_p.share_pkts, 1, RAPID_SHARE_PKTS_MAX, true },
+	{ "fair_pkts", &rapid_p.fair_pkts, 1, RAPID_FAIR_PKTS_MAX, true },
 	{ "cut_share_ms", &rapid_p.cut_share_ms, RAPID_CUT_SHARE_MS_MIN, RAPID_CUT_SHARE_MS_MAX, true },
 	{ "ss_exit_dr", &rapid_p.ss_exit_dr, RAPID_SS_EXIT_DR_MIN, RAPID_SS_EXIT_DR_MAX, false },
 	{ "ss_refine", &rapid_p.ss_refine, 0, RAPID_SS_REFINE_MAX, false },
@@ -337,6 +338,8 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->cut_share_us = rapid_p.cut_share_ms * 1000U;
 	cfg->count_report = (u8)rapid_p.count_report;
 	cfg->count_up_milli = (u16)rapid_p.count_up_milli;
+	cfg->fair_pkts = (u16)rapid_p.fair_pkts;
+	cfg->qd_us = 0;
 	cfg->queue_free = 0;
 	cfg->reorders = 0;	/* the engine delivers in order */
 	cfg->steady_floor = 0;
@@ -403,6 +406,7 @@ static void on_abest(struct flow *f, uint32_t id, u64 abest, u64 ss_r1_cap)
 	if (rapid_p.ss_exit_dr < RAPID_SS_EXIT_DR_MAX)
 		cfg.ss_exit_cap = rapid_kbps_to_rate(ca->dr_max.s[0].v) *
 				  rapid_p.ss_exit_dr / 1000;
+	cfg.qd_us = ca->qd_us;
 	cfg.queue_free = rapid_queue_free_share(ca->qd_us, rapid_min_us(f),
 						ca->ctl.r_avg, SIM_MSS,
 						rapid_p.share_pkts);

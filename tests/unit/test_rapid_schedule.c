@@ -916,6 +916,7 @@ static void test_bounded_decrease(void)
 
 	/* slow start's exit refinement ends at a lower estimate unbounded */
 	rapid_cfg_default(&cfg);
+	cfg.fair_pkts = 32;
 	ctl = steady_ctl(&cfg, r);
 	ctl.refine = 4;
 	ctl.refine_low = 1;
@@ -990,6 +991,92 @@ static void test_queue_free_share(void)
 	cfg.queue_free = rapid_queue_free(5000, 60000);
 	rapid_ctl_on_abest(&ctl, &cfg, 11, r - r / 10, P_FULL);
 	tap_eq(ctl.r_avg, r - r / 10, "share: ... which the queue test alone cuts");
+}
+
+/* ---- the fair cut: a flow that holds more than its packets of the queue -- */
+
+static void test_fair_cut(void)
+{
+	/* 40 Mbit/s = 5000000 B/s: 32 packets of 1448 B are 9.2672 ms of it */
+	const u64 r = 5000000, tau = 1200ULL * RAPID_NSEC_PER_MSEC;
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+
+	tap_eq(rapid_ctl_fair_cut(r, 0, 32, 30, 1448, tau), 0,
+	       "fair cut: no queue, no cut");
+	tap_eq(rapid_ctl_fair_cut(r, 20000, 0, 30, 1448, tau), 0,
+	       "fair cut: pkts 0 is off");
+	tap_eq(rapid_ctl_fair_cut(0, 20000, 32, 30, 1448, tau), 0,
+	       "fair cut: r_avg 0 holds nothing");
+	tap_eq(rapid_ctl_fair_cut(r, 20000, 32, 30, 0, tau), 0,
+	       "fair cut: mss 0 is no packet");
+	tap_eq(rapid_ctl_fair_cut(r, 9267, 32, 30, 1448, tau), 0,
+	       "fair cut: 9.267 ms hold 46335 B, not more than 32 x 1448 = 46336");
+	/* 9.268 ms: 46340 B, the fair rate 4999568, 432 away; l / t of it is 12 */
+	tap_eq(rapid_ctl_fair_cut(r, 9268, 32, 30, 1448, tau), r - 12,
+	       "fair cut: 9.268 ms hold 46340 B: a cut of l / (tau / 4) of 432 B/s");
+	/*
+	 * 18.534 ms hold 92670 B, twice the packets: the fair rate is
+	 * 231680000000 / 92670 = 2500053; a stream of 30 x 1448 B lasts
+	 * 8.688 ms, 485868 / 2^24 of tau / 4 = 300 ms, so the step is
+	 * 2499947 x 485868 >> 24 = 72398 (72398.47 exactly)
+	 */
+	tap_eq(rapid_ctl_fair_cut(r, 18534, 32, 30, 1448, tau), r - 72398,
+	       "fair cut: twice the packets: l / (tau / 4) of the way to half the rate");
+	tap_eq(rapid_ctl_fair_cut(r, 18534, 32, 30, 1448, 4 * RAPID_NSEC_PER_MSEC),
+	       2500053, "fair cut: a stream longer than tau / 4 goes all the way");
+	tap_eq(rapid_ctl_fair_cut(r, 9268, 32, 30, 1448, 60000ULL * RAPID_NSEC_PER_MSEC),
+	       r - 1, "fair cut: a step that rounds to 0 is one B/s: still below r_avg");
+	tap_ok(rapid_ctl_fair_cut(r, 18534, 64, 30, 1448, tau) == 0,
+	       "fair cut: 64 packets are more than 18.534 ms hold");
+	/* bounds: every input at its largest */
+	tap_ok(rapid_ctl_fair_cut(~0ULL, U32_MAX, U32_MAX, RAPID_N_MAX, 65535,
+				  ~0ULL) < RAPID_RATE_MAX,
+	       "fair cut: r_avg, qd, pkts, mss and tau at their largest: no overflow, a cut");
+	tap_eq(rapid_ctl_fair_cut(RAPID_RATE_MAX, RAPID_SHARE_QD_MAX_US,
+				  RAPID_FAIR_PKTS_MAX, 2, 65535, 1),
+	       div64_u64(RAPID_RATE_MAX * RAPID_FAIR_PKTS_MAX * 65535,
+			 RAPID_RATE_MAX / RAPID_USEC_PER_SEC *
+			 RAPID_SHARE_QD_MAX_US),
+	       "fair cut: 100 Gbit/s and a 60 s queue: the fair rate, exactly");
+	tap_eq(rapid_ctl_fair_cut(r, 18534, RAPID_FAIR_PKTS_MAX + 1, 30, 1448, tau),
+	       0, "fair cut: pkts above RAPID_FAIR_PKTS_MAX count as it");
+
+	/* what the controller does with it: an estimate above r_avg */
+	rapid_cfg_default(&cfg);
+	tap_eq(cfg.fair_pkts, 0, "fair cut: off by default (opt-in)");
+	cfg.fair_pkts = 32;
+	ctl = steady_ctl(&cfg, r);
+	cfg.qd_us = 18534;
+	rapid_ctl_on_abest(&ctl, &cfg, 11, r + r / 4, 1448);
+	tap_eq(ctl.r_avg, r - 72398,
+	       "fair cut: a higher estimate while holding 64 packets: r_avg falls");
+	rapid_cfg_default(&cfg);
+	cfg.fair_pkts = 32;
+	ctl = steady_ctl(&cfg, r);
+	cfg.qd_us = 9267;
+	rapid_ctl_on_abest(&ctl, &cfg, 11, r + r / 4, 1448);
+	tap_ok(ctl.r_avg > r, "fair cut: ... holding 32 packets it rises (Eq. 6)");
+	rapid_cfg_default(&cfg);
+	cfg.fair_pkts = 0;
+	ctl = steady_ctl(&cfg, r);
+	cfg.qd_us = 18534;
+	rapid_ctl_on_abest(&ctl, &cfg, 11, r + r / 4, 1448);
+	tap_ok(ctl.r_avg > r, "fair cut: ... and with fair_pkts 0 whatever it holds");
+	rapid_cfg_default(&cfg);
+	ctl = steady_ctl(&cfg, r);
+	ctl.refine = 4;
+	cfg.qd_us = 18534;
+	rapid_ctl_on_abest(&ctl, &cfg, 11, r + r / 4, 1448);
+	tap_eq(ctl.r_avg, r + r / 4,
+	       "fair cut: not during slow start's refinement (the estimate at once)");
+	rapid_cfg_default(&cfg);
+	cfg.fair_pkts = 32;
+	ctl = steady_ctl(&cfg, r);
+	cfg.qd_us = 18534;
+	rapid_ctl_on_abest(&ctl, &cfg, 11, r - r / 20, 1448);
+	tap_eq(ctl.r_avg, r - r / 20,
+	       "fair cut: a lower estimate is the decrease's, not the fair cut's");
 }
 
 /* ---- the law for many flows: queue growth, proportional cuts ------- */
@@ -2957,6 +3044,7 @@ int main(void)
 	test_decrease();
 	test_bounded_decrease();
 	test_queue_free_share();
+	test_fair_cut();
 	test_law_queue();
 	test_law3();
 	test_law_drain_compete();
