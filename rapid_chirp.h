@@ -850,25 +850,38 @@ static inline bool rapid_abest_is_top(u64 abest, u64 top)
  * for ABest > r_avg; l >= tau adopts ABest at once.  The step is rounded
  * up so that r_avg always moves.  Returns the new r_avg (B/s).
  */
+/*
+ * l / tau in 2^-RAPID_FRAC_SHIFT for the stream of n packets of mss at
+ * r_avg (duration l), at most 1 (tau 0, or a stream at least tau long);
+ * tau is taken at most RAPID_TAU_MAX_MS.  Eq. 6's share of the gap per
+ * stream, and the fair cut's (rapid_ctl_fair_cut()).
+ */
+static inline u64 rapid_stream_tau_frac(u32 n, u32 mss, u64 r_avg,
+					u64 tau_ns)
+{
+	u64 l_ns = rapid_stream_duration_ns(n, mss ? mss : 1, r_avg);
+
+	if (tau_ns > (u64)RAPID_TAU_MAX_MS * RAPID_NSEC_PER_MSEC)
+		tau_ns = (u64)RAPID_TAU_MAX_MS * RAPID_NSEC_PER_MSEC;
+	if (!tau_ns || l_ns >= tau_ns)
+		return 1ULL << RAPID_FRAC_SHIFT;
+	/* l_ns < tau_ns < 2^36: the shift stays below 2^60 */
+	return div64_u64(l_ns << RAPID_FRAC_SHIFT, tau_ns);
+}
+
 static inline u64 rapid_filter_increase(u64 r_avg, u64 abest, u32 n,
 					u32 mss, u64 tau_ns)
 {
-	u64 l_ns, frac, diff;
+	u64 frac, diff;
 
 	abest = rapid_rate_clamp(abest, 1, RAPID_RATE_MAX);
 	if (abest <= r_avg)
 		return abest;
 	if (!r_avg)
 		return abest;
-	l_ns = rapid_stream_duration_ns(n, mss ? mss : 1, r_avg);
-	if (!tau_ns || l_ns >= tau_ns)
+	frac = rapid_stream_tau_frac(n, mss, r_avg, tau_ns);
+	if (frac >= 1ULL << RAPID_FRAC_SHIFT)
 		return abest;
-	if (tau_ns > (u64)RAPID_TAU_MAX_MS * RAPID_NSEC_PER_MSEC)
-		tau_ns = (u64)RAPID_TAU_MAX_MS * RAPID_NSEC_PER_MSEC;
-	if (l_ns >= tau_ns)
-		return abest;
-	/* l_ns < tau_ns < 2^36: the shift stays below 2^60 */
-	frac = div64_u64(l_ns << RAPID_FRAC_SHIFT, tau_ns);
 	diff = abest - r_avg;
 	/* diff < 2^34, frac < 2^24 */
 	return r_avg + ((diff * frac + (1ULL << RAPID_FRAC_SHIFT) - 1) >>
@@ -1825,6 +1838,20 @@ static inline u64 rapid_ctl_cut_share(u64 r, u64 abest, u64 ab_max)
 }
 
 /*
+ * The bytes of a flow at r_avg (B/s, at most RAPID_RATE_MAX) that a FIFO
+ * queue of qd_us (at most RAPID_SHARE_QD_MAX_US) holds: qd * r_avg.
+ */
+static inline u64 rapid_queue_held(u32 qd_us, u64 r_avg)
+{
+	if (r_avg > RAPID_RATE_MAX)
+		r_avg = RAPID_RATE_MAX;
+	if (qd_us > RAPID_SHARE_QD_MAX_US)
+		qd_us = RAPID_SHARE_QD_MAX_US;
+	/* bytes: r_avg < 2^34 B/s, qd_us < 2^26 us */
+	return div64_u64(r_avg * qd_us, RAPID_USEC_PER_SEC);
+}
+
+/*
  * rapid_ctl_fair_cut() - the fair cut (ours,
  * docs/rapid-deviations.md#fair-cut).  The report's law cannot move two
  * flows' shares together: each flow's estimate comes out of its own
@@ -1849,31 +1876,23 @@ static inline u64 rapid_ctl_cut_share(u64 r, u64 abest, u64 ab_max)
 static inline u64 rapid_ctl_fair_cut(u64 r, u32 qd_us, u32 pkts, u32 n,
 				     u32 mss, u64 tau_ns)
 {
-	u64 held, fair, l_ns, t_ns, cut;
+	u64 held, cut;
 
 	if (!pkts || !qd_us || !r || !mss)
 		return 0;
 	if (pkts > RAPID_FAIR_PKTS_MAX)
 		pkts = RAPID_FAIR_PKTS_MAX;
-	if (qd_us > RAPID_SHARE_QD_MAX_US)
-		qd_us = RAPID_SHARE_QD_MAX_US;
 	if (r > RAPID_RATE_MAX)
 		r = RAPID_RATE_MAX;
-	/* bytes: r < 2^34 B/s, qd_us < 2^26 us */
-	held = div64_u64(r * qd_us, RAPID_USEC_PER_SEC);
+	held = rapid_queue_held(qd_us, r);
 	if (held <= (u64)pkts * mss)
 		return 0;
-	/* r * pkts * mss < 2^34 * 2^10 * 2^16 */
-	fair = div64_u64(r * pkts * mss, held);
-	cut = r - fair;
-	l_ns = rapid_stream_duration_ns(n, mss, r);
-	t_ns = tau_ns >> RAPID_FAIR_TAU_SHIFT;
-	if (t_ns > (u64)RAPID_TAU_MAX_MS * RAPID_NSEC_PER_MSEC)
-		t_ns = (u64)RAPID_TAU_MAX_MS * RAPID_NSEC_PER_MSEC;
-	/* cut < 2^34, l_ns < t_ns < 2^36: the fraction in 2^-24 */
-	if (l_ns < t_ns)
-		cut = (cut * div64_u64(l_ns << RAPID_FRAC_SHIFT, t_ns)) >>
-		      RAPID_FRAC_SHIFT;
+	/* to the fair rate: r * pkts * mss < 2^34 * 2^10 * 2^16 */
+	cut = r - div64_u64(r * pkts * mss, held);
+	/* cut < 2^34, the fraction <= 2^24 */
+	cut = (cut * rapid_stream_tau_frac(n, mss, r,
+					   tau_ns >> RAPID_FAIR_TAU_SHIFT)) >>
+	      RAPID_FRAC_SHIFT;
 	return r - (cut ? cut : 1);
 }
 
@@ -2054,7 +2073,7 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 			next = rapid_jump_step(hist, ctl->r_avg, abest,
 					       cfg->jump_milli, srtt_us,
 					       now_us);
-		if (!next && !refining)
+		if (!next)	/* refining: next is the estimate */
 			next = rapid_ctl_fair_cut(ctl->r_avg, cfg->qd_us,
 						  cfg->fair_pkts, ctl->n, mss,
 						  cfg->tau_ns);
@@ -2411,8 +2430,6 @@ static inline bool rapid_queue_free(u32 qd_us, u32 base_us)
 static inline bool rapid_queue_free_share(u32 qd_us, u32 base_us, u64 r_avg,
 					  u32 mss, u32 pkts)
 {
-	u64 held;
-
 	if (rapid_queue_free(qd_us, base_us))
 		return true;
 	if (!pkts || !r_avg)
@@ -2421,11 +2438,7 @@ static inline bool rapid_queue_free_share(u32 qd_us, u32 base_us, u64 r_avg,
 		pkts = RAPID_SHARE_PKTS_MAX;
 	if (qd_us > RAPID_SHARE_QD_MAX_US)
 		return false;
-	if (r_avg > RAPID_RATE_MAX)
-		r_avg = RAPID_RATE_MAX;
-	/* bytes: r_avg < 2^34 B/s, qd_us < 2^26 us */
-	held = div64_u64(r_avg * qd_us, RAPID_USEC_PER_SEC);
-	return held < (u64)pkts * mss;
+	return rapid_queue_held(qd_us, r_avg) < (u64)pkts * mss;
 }
 
 /*

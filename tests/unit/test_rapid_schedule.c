@@ -916,7 +916,6 @@ static void test_bounded_decrease(void)
 
 	/* slow start's exit refinement ends at a lower estimate unbounded */
 	rapid_cfg_default(&cfg);
-	cfg.fair_pkts = 32;
 	ctl = steady_ctl(&cfg, r);
 	ctl.refine = 4;
 	ctl.refine_low = 1;
@@ -995,12 +994,30 @@ static void test_queue_free_share(void)
 
 /* ---- the fair cut: a flow that holds more than its packets of the queue -- */
 
+/*
+ * r_avg after one estimate `abest` at 5000000 B/s in steady state (refine
+ * streams of the exit's refinement left) with fair_pkts `pkts` and a
+ * standing queue of qd_us.
+ */
+static u64 fair_cut_step(u32 pkts, u32 qd_us, u64 abest, u8 refine)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+
+	rapid_cfg_default(&cfg);
+	cfg.fair_pkts = pkts;
+	ctl = steady_ctl(&cfg, 5000000);
+	ctl.refine = refine;
+	cfg.qd_us = qd_us;
+	rapid_ctl_on_abest(&ctl, &cfg, 11, abest, 1448);
+	return ctl.r_avg;
+}
+
 static void test_fair_cut(void)
 {
 	/* 40 Mbit/s = 5000000 B/s: 32 packets of 1448 B are 9.2672 ms of it */
 	const u64 r = 5000000, tau = 1200ULL * RAPID_NSEC_PER_MSEC;
 	struct rapid_cfg cfg;
-	struct rapid_ctl ctl;
 
 	tap_eq(rapid_ctl_fair_cut(r, 0, 32, 30, 1448, tau), 0,
 	       "fair cut: no queue, no cut");
@@ -1045,37 +1062,15 @@ static void test_fair_cut(void)
 	/* what the controller does with it: an estimate above r_avg */
 	rapid_cfg_default(&cfg);
 	tap_eq(cfg.fair_pkts, 0, "fair cut: off by default (opt-in)");
-	cfg.fair_pkts = 32;
-	ctl = steady_ctl(&cfg, r);
-	cfg.qd_us = 18534;
-	rapid_ctl_on_abest(&ctl, &cfg, 11, r + r / 4, 1448);
-	tap_eq(ctl.r_avg, r - 72398,
+	tap_eq(fair_cut_step(32, 18534, r + r / 4, 0), r - 72398,
 	       "fair cut: a higher estimate while holding 64 packets: r_avg falls");
-	rapid_cfg_default(&cfg);
-	cfg.fair_pkts = 32;
-	ctl = steady_ctl(&cfg, r);
-	cfg.qd_us = 9267;
-	rapid_ctl_on_abest(&ctl, &cfg, 11, r + r / 4, 1448);
-	tap_ok(ctl.r_avg > r, "fair cut: ... holding 32 packets it rises (Eq. 6)");
-	rapid_cfg_default(&cfg);
-	cfg.fair_pkts = 0;
-	ctl = steady_ctl(&cfg, r);
-	cfg.qd_us = 18534;
-	rapid_ctl_on_abest(&ctl, &cfg, 11, r + r / 4, 1448);
-	tap_ok(ctl.r_avg > r, "fair cut: ... and with fair_pkts 0 whatever it holds");
-	rapid_cfg_default(&cfg);
-	ctl = steady_ctl(&cfg, r);
-	ctl.refine = 4;
-	cfg.qd_us = 18534;
-	rapid_ctl_on_abest(&ctl, &cfg, 11, r + r / 4, 1448);
-	tap_eq(ctl.r_avg, r + r / 4,
+	tap_ok(fair_cut_step(32, 9267, r + r / 4, 0) > r,
+	       "fair cut: ... holding 32 packets it rises (Eq. 6)");
+	tap_ok(fair_cut_step(0, 18534, r + r / 4, 0) > r,
+	       "fair cut: ... and with fair_pkts 0 whatever it holds");
+	tap_eq(fair_cut_step(32, 18534, r + r / 4, 4), r + r / 4,
 	       "fair cut: not during slow start's refinement (the estimate at once)");
-	rapid_cfg_default(&cfg);
-	cfg.fair_pkts = 32;
-	ctl = steady_ctl(&cfg, r);
-	cfg.qd_us = 18534;
-	rapid_ctl_on_abest(&ctl, &cfg, 11, r - r / 20, 1448);
-	tap_eq(ctl.r_avg, r - r / 20,
+	tap_eq(fair_cut_step(32, 18534, r - r / 20, 0), r - r / 20,
 	       "fair cut: a lower estimate is the decrease's, not the fair cut's");
 }
 
