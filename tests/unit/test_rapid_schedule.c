@@ -2772,7 +2772,7 @@ static void test_accel(void)
 	struct rapid_cfg cfg;
 	struct rapid_ctl ctl;
 	u32 id = 1, now = 1000000, i;
-	u64 r_acc, r_eq6, r;
+	u64 r_acc, r_eq6, r, lvl;
 	u8 top;
 
 	rapid_cfg_default(&cfg);
@@ -2872,6 +2872,20 @@ static void test_accel(void)
 	accel_feed(&ctl, &cfg, &h, &id, &now, r, true, 1);
 	tap_ok(h.acc == 0 && h.acc_locked && h.acc_lock_n == 2,
 	       "accel: r_avg cut while accelerating: locked for twice as long");
+	/* the lock ends early only at a new level of the estimates */
+	r = ctl.r_avg;
+	accel_feed(&ctl, &cfg, &h, &id, &now, r, true, 6 * per_srtt);
+	lvl = h.jump_lvl;
+	accel_feed(&ctl, &cfg, &h, &id, &now, lvl + lvl / 10, true,
+		   2 * per_srtt);
+	tap_ok(h.acc == 0 && h.acc_locked,
+	       "accel: estimates 1/10 above the level keep the lock");
+	lvl = h.jump_lvl;
+	accel_feed(&ctl, &cfg, &h, &id, &now, lvl + lvl / 6, true, cfg.median);
+	tap_ok(!h.acc_locked && h.acc_lock_n == 2,
+	       "accel: a median 1/6 above it (a new level) ends the lock, lock_n kept");
+	accel_feed(&ctl, &cfg, &h, &id, &now, lvl + lvl / 6, true, per_srtt + 1);
+	tap_ok(h.acc >= 1, "accel: and it accelerates again (acc %u)", h.acc);
 	/* the gap closes: acc steps down, lock_n with it at the end */
 	rapid_hist_reset(&h);
 	h.acc_lock_n = 2;
