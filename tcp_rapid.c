@@ -402,7 +402,7 @@ CC_PARAM(median, rapid_p_median, 0644, 3, 1, 7, "streams",
 CC_PARAM(jump_milli, rapid_p_jump, 0644, 1000, 0, 1000, "1/1000",
 	 "report's law: share of the gap to a step up of ABest adopted at once (at most r_avg / 4) when the newest 3 estimates agree on it; off for 8 srtt when later estimates show others took it too; 0 = off (Eq. 6 alone)");
 CC_PARAM(accel_max, rapid_p_accel_max, 0644, RAPID_DEF_ACCEL_MAX, 0, RAPID_ACCEL_MAX_MAX, "halvings",
-	 "report's law: while ABest stays 1/8 to 1/2 of r_avg above r_avg (newest 3 estimates within r_avg / 2, no standing queue), each srtt halves Eq. 6's tau once more, at most this many times; an overshoot while accelerating locks it out for 8 srtt and more; 0 = off");
+	 "report's law: while ABest stays 1/8 to 1/2 of r_avg above r_avg (newest 3 estimates within r_avg / 2, no standing queue), each srtt halves Eq. 6's tau once more, at most this many times; an overshoot while accelerating locks it out for 8 srtt and more, or until the estimates reach a new level; 0 = off");
 CC_PARAM(cut_max, rapid_p_cut_max, 0644, 125, 1, 1000, "1/1000",
 	 "report's law: one lower estimate cuts r_avg by at most this share of it, 1000 = adopt it at once (the report's rule)");
 CC_PARAM_OFF(hold_milli, rapid_p_hold, 0644, 200, 1, 1000, "1/1000",
