@@ -222,7 +222,8 @@
  * than fair_pkts of the flow's own packets, qd * r_avg > fair_pkts * mss,
  * an estimate above r_avg does not raise it but moves it towards the rate
  * at which the flow would hold fair_pkts, with the time constant
- * tau >> RAPID_FAIR_TAU_SHIFT (measured with 32).
+ * tau >> RAPID_FAIR_TAU_SHIFT (measured with 32), unless the queue is
+ * draining (below the stream before's sample).
  */
 #define RAPID_DEF_FAIR_PKTS	0U
 #define RAPID_FAIR_PKTS_MAX	1024U
@@ -1878,19 +1879,25 @@ static inline u64 rapid_queue_held(u32 qd_us, u64 r_avg)
  * of it takes no increase but moves towards the rate that would hold
  * @pkts, r_avg * pkts * mss / held, by l / (tau >> RAPID_FAIR_TAU_SHIFT)
  * of the distance per stream of duration l; the flows at a smaller share,
- * which hold fewer, keep rising.  Opt-in (cfg->fair_pkts 0 by default).
+ * which hold fewer, keep rising.  A queue below @prev_qd_us, the stream
+ * before's sample, is draining: the flows together already send less than
+ * the link, and a cut then only widens the gap that Eq. 6 must close (the
+ * scale engine's dynamic: after the 1-s blip of cross traffic a lone flow
+ * went on cutting from 30 to 21 Mbit/s while its own overshoot drained,
+ * against an avail-bw of 38; docs/rapid-deviations.md#fair-cut-drain).
+ * Opt-in (cfg->fair_pkts 0 by default).
  * @pkts is large enough (32: 0.77 ms at 500 Mbit/s, 19 ms for each of
  * two flows at 40 Mbit/s) that a lone flow's
  * own queue seldom reaches it: it acts on the queues a joining flow's slow
  * start or a common overshoot raise, and on fast links.  Returns the rate
  * (below @r), or 0 when the cut does not apply.
  */
-static inline u64 rapid_ctl_fair_cut(u64 r, u32 qd_us, u32 pkts, u32 n,
-				     u32 mss, u64 tau_ns)
+static inline u64 rapid_ctl_fair_cut(u64 r, u32 qd_us, u32 prev_qd_us,
+				     u32 pkts, u32 n, u32 mss, u64 tau_ns)
 {
 	u64 held, cut;
 
-	if (!pkts || !qd_us || !r || !mss)
+	if (!pkts || !qd_us || !r || !mss || qd_us < prev_qd_us)
 		return 0;
 	if (pkts > RAPID_FAIR_PKTS_MAX)
 		pkts = RAPID_FAIR_PKTS_MAX;
@@ -2087,6 +2094,7 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 					       now_us);
 		if (!next)	/* refining: next is the estimate */
 			next = rapid_ctl_fair_cut(ctl->r_avg, cfg->qd_us,
+						  law ? law->qd2_us : 0,
 						  cfg->fair_pkts, ctl->n, mss,
 						  cfg->tau_ns);
 		if (!next) {

@@ -1013,24 +1013,49 @@ static u64 fair_cut_step(u32 pkts, u32 qd_us, u64 abest, u8 refine)
 	return ctl.r_avg;
 }
 
+/*
+ * The same through rapid_ctl_on_abest_law() with a law whose last two
+ * standing-queue samples are prev_us and then qd_us (as rapid_law_queue()
+ * leaves them), fair_pkts 32, an estimate 1/4 above r_avg, count off.
+ */
+static u64 fair_cut_law_step(u32 qd_us, u32 prev_us)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	struct rapid_law law;
+
+	rapid_cfg_default(&cfg);
+	cfg.fair_pkts = 32;
+	cfg.count_report = 0;
+	ctl = steady_ctl(&cfg, 5000000);
+	ctl.refine = 0;
+	rapid_law_reset(&law);
+	rapid_law_queue(&law, 1000, prev_us, 100000);
+	rapid_law_queue(&law, 2000, qd_us, 100000);
+	cfg.qd_us = qd_us;
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 11, 6250000, 1448,
+			       100000, 3000);
+	return ctl.r_avg;
+}
+
 static void test_fair_cut(void)
 {
 	/* 40 Mbit/s = 5000000 B/s: 32 packets of 1448 B are 9.2672 ms of it */
 	const u64 r = 5000000, tau = 1200ULL * RAPID_NSEC_PER_MSEC;
 	struct rapid_cfg cfg;
 
-	tap_eq(rapid_ctl_fair_cut(r, 0, 32, 30, 1448, tau), 0,
+	tap_eq(rapid_ctl_fair_cut(r, 0, 0, 32, 30, 1448, tau), 0,
 	       "fair cut: no queue, no cut");
-	tap_eq(rapid_ctl_fair_cut(r, 20000, 0, 30, 1448, tau), 0,
+	tap_eq(rapid_ctl_fair_cut(r, 20000, 0, 0, 30, 1448, tau), 0,
 	       "fair cut: pkts 0 is off");
-	tap_eq(rapid_ctl_fair_cut(0, 20000, 32, 30, 1448, tau), 0,
+	tap_eq(rapid_ctl_fair_cut(0, 20000, 0, 32, 30, 1448, tau), 0,
 	       "fair cut: r_avg 0 holds nothing");
-	tap_eq(rapid_ctl_fair_cut(r, 20000, 32, 30, 0, tau), 0,
+	tap_eq(rapid_ctl_fair_cut(r, 20000, 0, 32, 30, 0, tau), 0,
 	       "fair cut: mss 0 is no packet");
-	tap_eq(rapid_ctl_fair_cut(r, 9267, 32, 30, 1448, tau), 0,
+	tap_eq(rapid_ctl_fair_cut(r, 9267, 0, 32, 30, 1448, tau), 0,
 	       "fair cut: 9.267 ms hold 46335 B, not more than 32 x 1448 = 46336");
 	/* 9.268 ms: 46340 B, the fair rate 4999568, 432 away; l / t of it is 12 */
-	tap_eq(rapid_ctl_fair_cut(r, 9268, 32, 30, 1448, tau), r - 12,
+	tap_eq(rapid_ctl_fair_cut(r, 9268, 0, 32, 30, 1448, tau), r - 12,
 	       "fair cut: 9.268 ms hold 46340 B: a cut of l / (tau / 4) of 432 B/s");
 	/*
 	 * 18.534 ms hold 92670 B, twice the packets: the fair rate is
@@ -1038,26 +1063,35 @@ static void test_fair_cut(void)
 	 * 8.688 ms, 485868 / 2^24 of tau / 4 = 300 ms, so the step is
 	 * 2499947 x 485868 >> 24 = 72398 (72398.47 exactly)
 	 */
-	tap_eq(rapid_ctl_fair_cut(r, 18534, 32, 30, 1448, tau), r - 72398,
+	tap_eq(rapid_ctl_fair_cut(r, 18534, 0, 32, 30, 1448, tau), r - 72398,
 	       "fair cut: twice the packets: l / (tau / 4) of the way to half the rate");
-	tap_eq(rapid_ctl_fair_cut(r, 18534, 32, 30, 1448, 4 * RAPID_NSEC_PER_MSEC),
+	tap_eq(rapid_ctl_fair_cut(r, 18534, 0, 32, 30, 1448, 4 * RAPID_NSEC_PER_MSEC),
 	       2500053, "fair cut: a stream longer than tau / 4 goes all the way");
-	tap_eq(rapid_ctl_fair_cut(r, 9268, 32, 30, 1448, 60000ULL * RAPID_NSEC_PER_MSEC),
+	tap_eq(rapid_ctl_fair_cut(r, 9268, 0, 32, 30, 1448, 60000ULL * RAPID_NSEC_PER_MSEC),
 	       r - 1, "fair cut: a step that rounds to 0 is one B/s: still below r_avg");
-	tap_ok(rapid_ctl_fair_cut(r, 18534, 64, 30, 1448, tau) == 0,
+	tap_ok(rapid_ctl_fair_cut(r, 18534, 0, 64, 30, 1448, tau) == 0,
 	       "fair cut: 64 packets are more than 18.534 ms hold");
 	/* bounds: every input at its largest */
-	tap_ok(rapid_ctl_fair_cut(~0ULL, U32_MAX, U32_MAX, RAPID_N_MAX, 65535,
+	tap_ok(rapid_ctl_fair_cut(~0ULL, U32_MAX, 0, U32_MAX, RAPID_N_MAX, 65535,
 				  ~0ULL) < RAPID_RATE_MAX,
 	       "fair cut: r_avg, qd, pkts, mss and tau at their largest: no overflow, a cut");
-	tap_eq(rapid_ctl_fair_cut(RAPID_RATE_MAX, RAPID_SHARE_QD_MAX_US,
+	tap_eq(rapid_ctl_fair_cut(RAPID_RATE_MAX, RAPID_SHARE_QD_MAX_US, 0,
 				  RAPID_FAIR_PKTS_MAX, 2, 65535, 1),
 	       div64_u64(RAPID_RATE_MAX * RAPID_FAIR_PKTS_MAX * 65535,
 			 RAPID_RATE_MAX / RAPID_USEC_PER_SEC *
 			 RAPID_SHARE_QD_MAX_US),
 	       "fair cut: 100 Gbit/s and a 60 s queue: the fair rate, exactly");
-	tap_eq(rapid_ctl_fair_cut(r, 18534, RAPID_FAIR_PKTS_MAX + 1, 30, 1448, tau),
+	tap_eq(rapid_ctl_fair_cut(r, 18534, 0, RAPID_FAIR_PKTS_MAX + 1, 30, 1448, tau),
 	       0, "fair cut: pkts above RAPID_FAIR_PKTS_MAX count as it");
+	/* a draining queue: below the stream before's sample */
+	tap_eq(rapid_ctl_fair_cut(r, 18534, 18535, 32, 30, 1448, tau), 0,
+	       "fair cut: a queue 1 us below the stream before's is draining: no cut");
+	tap_eq(rapid_ctl_fair_cut(r, 18534, 18534, 32, 30, 1448, tau), r - 72398,
+	       "fair cut: a queue as long as the stream before's holds: the cut");
+	tap_eq(rapid_ctl_fair_cut(r, 18534, 9000, 32, 30, 1448, tau), r - 72398,
+	       "fair cut: a growing queue: the cut");
+	tap_eq(rapid_ctl_fair_cut(r, 18534, U32_MAX, 32, 30, 1448, tau), 0,
+	       "fair cut: the stream before at U32_MAX: draining, no cut");
 
 	/* what the controller does with it: an estimate above r_avg */
 	rapid_cfg_default(&cfg);
@@ -1072,6 +1106,13 @@ static void test_fair_cut(void)
 	       "fair cut: not during slow start's refinement (the estimate at once)");
 	tap_eq(fair_cut_step(32, 18534, r - r / 20, 0), r - r / 20,
 	       "fair cut: a lower estimate is the decrease's, not the fair cut's");
+	/* with the law's queue samples: the stream before's is qd2_us */
+	tap_eq(fair_cut_law_step(18534, 9000), r - 72398,
+	       "fair cut: the law's samples 9 -> 18.5 ms (growing): r_avg falls");
+	tap_eq(fair_cut_law_step(18534, 18534), r - 72398,
+	       "fair cut: ... 18.5 -> 18.5 ms (standing): r_avg falls");
+	tap_ok(fair_cut_law_step(18534, 29000) > r,
+	       "fair cut: ... 29 -> 18.5 ms (draining): it rises (Eq. 6)");
 }
 
 /* ---- the law for many flows: queue growth, proportional cuts ------- */
