@@ -29,7 +29,7 @@
 #      1-BDP pert-vs-cubic benchmark's (docs/pert.md, *Measurements*);
 #  (d) once cubic has gone PERT leaves the compete phase and is back to a
 #      queue below T2: the phase read 13 s after cubic's end, the queue
-#      over the 4 s after that.  Usually PERT leaves within a second; when
+#      over the run's last 4 s (12-16 s after it).  Usually PERT leaves within a second; when
 #      PERT's last loss before cubic stopped holds the phase (the hold
 #      through a loss-based competitor's dip, pert_phase_note_loss()),
 #      it leaves once it has refilled the queue to the compete region
