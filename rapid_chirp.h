@@ -126,6 +126,18 @@
  * to 4 times what the path delivered.
  */
 #define RAPID_DEF_SS_REFINE	16U
+/*
+ * The refinement's streams probe wider than steady state's: rate ratio
+ * RAPID_DEF_REFINE_M / 1000 (N = 30: the top at 7.4 times r_avg, where m
+ * = 1.07 reaches 3.0 times), until the first estimate below its stream's
+ * top by more than 1/8 or the refinement's end (ours,
+ * docs/rapid-deviations.md#wide-refine).  Slow start's exit is usually a
+ * cap, a lower bound of the avail-bw, and a steady-state stream from it
+ * reads at most its own top: on a 100 Mbit/s, 100 ms path the exit at 26
+ * Mbit/s took one round trip to 79 (the top) and another to 99; these
+ * streams find 99 in the first.  0 probes with m.
+ */
+#define RAPID_DEF_REFINE_M	1120U
 #define RAPID_SS_REFINE_MAX	255U
 /*
  * Slow start's exit rate is at most RAPID_DEF_SS_EXIT_DR / 1000 times the
@@ -599,6 +611,9 @@ struct rapid_cfg {
 				 * adopted at once until the first lower
 				 * one, for at most this many streams
 				 */
+	u16 refine_m;		/* 1/1000: m of the refinement's streams
+				 * until one finds a trend (0: m)
+				 */
 	u64 ss_r1_cap;		/* B/s: slow start grows r_1 at most to this
 				 * (0: no cap; set per ABest by the caller)
 				 */
@@ -691,6 +706,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->ss_n_max = RAPID_DEF_SS_N_MAX;
 	cfg->median = RAPID_DEF_MEDIAN;
 	cfg->ss_refine = RAPID_DEF_SS_REFINE;
+	cfg->refine_m = RAPID_DEF_REFINE_M;
 	cfg->ss_r1_cap = 0;
 	cfg->ss_exit_cap = 0;
 	cfg->law = RAPID_LAW_REPORT;
@@ -759,6 +775,7 @@ struct rapid_ctl {
 	u8 refine_low;		/* refinement: the last ABest was below
 				 * r_avg (one more ends it)
 				 */
+	u8 wide;		/* refinement: streams probe with refine_m */
 };
 
 static inline void rapid_ctl_set_params(struct rapid_ctl *ctl, u32 n, u32 m)
@@ -780,6 +797,7 @@ static inline void rapid_ctl_enter_steady(struct rapid_ctl *ctl,
 					  u64 r_avg)
 {
 	ctl->phase = RAPID_PHASE_STEADY;
+	ctl->wide = 0;
 	rapid_ctl_set_params(ctl, cfg->n, cfg->m);
 	ctl->r_avg = rapid_rate_clamp(r_avg, cfg->min_rate, cfg->max_rate);
 	ctl->lossy = 0;
@@ -793,6 +811,7 @@ static inline void rapid_ctl_enter_ss(struct rapid_ctl *ctl,
 				      u32 n, u64 r_1)
 {
 	ctl->phase = RAPID_PHASE_SS;
+	ctl->wide = 0;
 	rapid_ctl_set_params(ctl, n, RAPID_SS_M);
 	r_1 = rapid_rate_clamp(r_1, cfg->min_rate, cfg->max_rate);
 	ctl->r_avg = rapid_avg_from_first(r_1, ctl->rho);
@@ -816,9 +835,20 @@ static inline void rapid_ctl_set_fixed(struct rapid_ctl *ctl,
 {
 	rapid_ctl_set_params(ctl, cfg->n, cfg->m);
 	ctl->phase = RAPID_PHASE_FIXED;
+	ctl->wide = 0;
 	ctl->r_avg = rapid_rate_clamp(rate, RAPID_RATE_MIN, RAPID_RATE_MAX);
 	ctl->undo_r_avg = 0;
 	ctl->lossy = 0;
+}
+
+/*
+ * m of the next steady-state stream: refine_m while the refinement's
+ * streams have not found a trend (rapid_ctl_refine_narrow()), else m.
+ */
+static inline u32 rapid_ctl_steady_m(const struct rapid_ctl *ctl,
+				     const struct rapid_cfg *cfg)
+{
+	return ctl->wide && cfg->refine_m ? cfg->refine_m : cfg->m;
 }
 
 /* The schedule of the next stream. */
@@ -1970,6 +2000,35 @@ static inline u64 rapid_ctl_decrease_to(const struct rapid_ctl *ctl,
  * follows rapid_law_step() instead; srtt_us and now_us are its clock.
  * Always clamped to [min_rate, max_rate].
  */
+/*
+ * The refinement's wide streams (refine_m, RAPID_DEF_REFINE_M) end at the
+ * first estimate (the median) of a stream sent at the current r_avg more
+ * than 1/2^RAPID_WIDE_FOUND_SHIFT below its top, which found a trend, or
+ * with the refinement; the streams after probe with m.
+ */
+#define RAPID_WIDE_FOUND_SHIFT	3
+
+static inline void rapid_ctl_refine_narrow(struct rapid_ctl *ctl,
+					   const struct rapid_cfg *cfg,
+					   u32 id, u64 abest)
+{
+	struct rapid_schedule s;
+	u64 top;
+
+	if (!ctl->wide)
+		return;
+	if (ctl->refine && ctl->phase == RAPID_PHASE_STEADY) {
+		if (rapid_ctl_stale(ctl, id))
+			return;
+		rapid_ctl_schedule(ctl, &s);
+		top = rapid_schedule_top(&s);
+		if (abest >= top - (top >> RAPID_WIDE_FOUND_SHIFT))
+			return;
+	}
+	ctl->wide = 0;
+	rapid_ctl_set_params(ctl, cfg->n, cfg->m);
+}
+
 static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 						   const struct rapid_cfg *cfg,
 						   struct rapid_abest_hist *hist,
@@ -2006,6 +2065,10 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 				abest = cfg->steady_floor;
 			rapid_ctl_enter_steady(ctl, cfg, abest);
 			ctl->refine = cfg->ss_refine;
+			if (ctl->refine && cfg->refine_m) {
+				ctl->wide = 1;
+				rapid_ctl_set_params(ctl, cfg->n, cfg->refine_m);
+			}
 			if (hist) {
 				rapid_hist_reset(hist);
 				rapid_hist_push_median(hist, abest, cfg->median);
@@ -2029,6 +2092,7 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 		abest = rapid_hist_push_median(hist, abest, cfg->median);
 	}
 	refining = ctl->refine != 0;
+	rapid_ctl_refine_narrow(ctl, cfg, id, abest);
 	/*
 	 * After slow start the rate is found at the second estimate in a row
 	 * below r_avg (an equal one is the median lagging a ramp by one
@@ -2056,6 +2120,7 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 		else if (!rapid_ctl_stale(ctl, id))
 			ctl->refine--;
 		ctl->refine_low = 0;
+		rapid_ctl_refine_narrow(ctl, cfg, id, abest);
 	}
 	if (law && !refining &&
 	    (cfg->law == RAPID_LAW_QUEUE || (cfg->compete && law->compete)))

@@ -97,6 +97,12 @@ struct rapid_sest {
 	u16 run_pkt;		/* last packet the run's first boundary acks */
 	u64 run_snd_ns;		/* its send offset (ns) */
 	u64 run_rcv_ns;		/* arrival time of its ACK (ns) */
+	u64 half_snd_ns;	/* send offset of the first boundary in the
+				 * stream's second half (ns)
+				 */
+	u64 half_rcv_ns;	/* arrival time of its ACK (ns) */
+	u16 half_pkt;		/* last packet it acks */
+	u8 half;		/* half_* hold a boundary */
 };
 
 /*
@@ -137,6 +143,10 @@ static inline void rapid_sest_begin(struct rapid_sest *e, u32 id,
 	e->first_snd_ns = 0;
 	e->first_rcv_ns = 0;
 	e->first_pkt = 0;
+	e->half = 0;
+	e->half_pkt = 0;
+	e->half_snd_ns = 0;
+	e->half_rcv_ns = 0;
 	e->vn = 0;
 	e->pending = 0;
 	e->run = 0;
@@ -220,34 +230,65 @@ static inline int rapid_sest_ack(struct rapid_sest *e, u32 acked, u64 now_ns)
 	e->pend_snd_ns = off;
 	e->pend_rcv_ns = now_ns;
 	e->pending = 1;
+	if (!e->half && 2U * (p + 1U) >= e->sched.n) {
+		e->half = 1;
+		e->half_pkt = (u16)p;
+		e->half_snd_ns = off;
+		e->half_rcv_ns = now_ns;
+	}
 	return ret;
 }
 
 /*
- * The rate (B/s) at which the path delivered the stream so far: the
- * packets acknowledged between the first and the last boundary over the
- * longer of the time their ACKs took and the time the schedule took to
- * send them (ACK compression cannot raise it above the sending rate).
- * Slow start's streams are sent far above the bottleneck at their end, so
- * this is what the path can carry, where TCP's delivery-rate samples see
- * one stream per round trip.  0 with fewer than two boundaries.
+ * The rate (B/s) at which the path delivered the packets after @pkt (a
+ * boundary sent at offset @snd_ns, its ACK at @rcv_ns) up to the pending
+ * boundary: over the longer of the time their ACKs took and the time the
+ * schedule took to send them (ACK compression cannot raise it above the
+ * sending rate).  0 without a later boundary.
  */
-static inline u64 rapid_sest_delivery_rate(const struct rapid_sest *e)
+static inline u64 rapid_sest_rate_from(const struct rapid_sest *e, u16 pkt,
+				       u64 snd_ns, u64 rcv_ns)
 {
 	u64 rcv_span, snd_span, span;
 
-	if (!e->pending || e->pend_pkt <= e->first_pkt ||
-	    e->pend_rcv_ns < e->first_rcv_ns ||
-	    e->pend_snd_ns < e->first_snd_ns)
+	if (!e->pending || e->pend_pkt <= pkt || e->pend_rcv_ns < rcv_ns ||
+	    e->pend_snd_ns < snd_ns)
 		return 0;
-	rcv_span = e->pend_rcv_ns - e->first_rcv_ns;
-	snd_span = e->pend_snd_ns - e->first_snd_ns;
+	rcv_span = e->pend_rcv_ns - rcv_ns;
+	snd_span = e->pend_snd_ns - snd_ns;
 	span = rcv_span > snd_span ? rcv_span : snd_span;
 	if (!span)
 		return 0;
 	/* < 2^8 packets of < 2^16 bytes, times 2^30: no overflow */
-	return div64_u64((u64)(e->pend_pkt - e->first_pkt) * e->mss *
+	return div64_u64((u64)(e->pend_pkt - pkt) * e->mss *
 			 RAPID_NSEC_PER_SEC, span);
+}
+
+/*
+ * The rate (B/s) at which the path delivered the stream so far, from its
+ * first boundary (rapid_sest_rate_from()).  Slow start's streams are sent
+ * far above the bottleneck at their end, so this is what the path can
+ * carry, where TCP's delivery-rate samples see one stream per round trip.
+ * 0 with fewer than two boundaries.
+ */
+static inline u64 rapid_sest_delivery_rate(const struct rapid_sest *e)
+{
+	return rapid_sest_rate_from(e, e->first_pkt, e->first_snd_ns,
+				    e->first_rcv_ns);
+}
+
+/*
+ * The rate (B/s) at which the path delivered the stream's second half:
+ * the faster half of a chirp, which on a free path arrives at its sending
+ * rate, 2-3 times r_avg for the refinement's wide streams (where the whole
+ * stream's is r_avg).  0 before a boundary past the middle and a later one.
+ */
+static inline u64 rapid_sest_half_rate(const struct rapid_sest *e)
+{
+	if (!e->half)
+		return 0;
+	return rapid_sest_rate_from(e, e->half_pkt, e->half_snd_ns,
+				    e->half_rcv_ns);
 }
 
 /*

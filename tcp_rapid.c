@@ -419,6 +419,9 @@ CC_PARAM(ss_exit_dr, rapid_p_ss_exit_dr, 0644, 4000, 1000, 4000, "1/1000",
 	 "slow start ends at most at this multiple of the highest delivery rate of the last round trips (4000: the estimate cap alone, the default; 2000 ends the joins' buffer overflows of many flows but slows a joining flow)");
 CC_PARAM(ss_refine, rapid_p_ss_refine, 0644, 16, 0, 255, "streams",
 	 "after slow start, higher estimates are adopted at once until the second lower one in a row, for at most this many streams sent after r_avg's last raise, 0 = never (the report's rule, the tau filter)");
+CC_PARAM_OFF(refine_m, rapid_p_refine_m, 0644, RAPID_DEF_REFINE_M, RAPID_M_MIN,
+	     RAPID_M_MAX, "1/1000",
+	     "after slow start, the refinement's streams probe with this rate ratio (wider than m) until one finds a trend below its top, 0 = m");
 CC_PARAM(f_milli, rapid_p_f_milli, 0644, 3000, 1000, 1000000, "1/1000",
 	 "sender-side estimate: PathChirp excursion end factor F");
 CC_PARAM(ack_noise_us, rapid_p_ack_noise, 0644, 10, 0, 1000, "us",
@@ -553,6 +556,7 @@ static void rapid_load_cfg(struct rapid_cfg *cfg)
 	cfg->ss_n_max = READ_ONCE(rapid_p_ss_n_max.val);
 	cfg->median = READ_ONCE(rapid_p_median.val);
 	cfg->ss_refine = READ_ONCE(rapid_p_ss_refine.val);
+	cfg->refine_m = READ_ONCE(rapid_p_refine_m.val);
 	cfg->ss_r1_cap = 0;
 	cfg->ss_exit_cap = 0;
 	cfg->law = READ_ONCE(rapid_p_law.val);
@@ -1388,10 +1392,15 @@ static void rapid_close_sest(struct sock *sk, struct rapid_sest *e,
 	 * trip, and for a round trip after it they still hold its gaps; the
 	 * rate at which the path delivered the stream itself is what bounds
 	 * the estimates there and in the refinement that follows
-	 * (rapid_on_estimate()).
+	 * (rapid_on_estimate()).  The refinement's wide streams add the rate
+	 * of their faster half: the whole stream's, r_avg at most, held the
+	 * first one at 4 times the exit where it had read the link
+	 * (docs/rapid-deviations.md#wide-refine).
 	 */
 	if (ca->ctl.phase == RAPID_PHASE_SS || ca->ctl.refine) {
 		rapid_push_dr(sk, rapid_sest_delivery_rate(e));
+		if (ca->ctl.wide)
+			rapid_push_dr(sk, rapid_sest_half_rate(e));
 		rapid_push_dr_to(sk, &ca->ring->dr_lim,
 				 rapid_sest_stretched_rate(e));
 	}
@@ -1634,7 +1643,8 @@ static void rapid_apply_params(struct rapid *ca, const struct rapid_cfg *cfg)
 		/* FIXED -> STEADY at the held rate; STEADY picks up N, m */
 		if (ca->ctl.phase == RAPID_PHASE_FIXED)
 			rapid_ctl_enter_steady(&ca->ctl, cfg, ca->ctl.r_avg);
-		rapid_ctl_set_params(&ca->ctl, cfg->n, cfg->m);
+		rapid_ctl_set_params(&ca->ctl, cfg->n,
+				     rapid_ctl_steady_m(&ca->ctl, cfg));
 	}
 }
 

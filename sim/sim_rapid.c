@@ -33,6 +33,7 @@ struct rapid_params rapid_p = {
 	.cut_max = RAPID_DEF_CUT_MAX, .hold_milli = RAPID_DEF_HOLD_MILLI,
 	.cut_share_ms = RAPID_DEF_CUT_SHARE_MS,
 	.median = RAPID_DEF_MEDIAN, .ss_refine = RAPID_DEF_SS_REFINE,
+	.refine_m = RAPID_DEF_REFINE_M,
 	.ss_exit_dr = RAPID_DEF_SS_EXIT_DR,
 	.f_milli = RAPID_SEST_F_DEFAULT,
 	.ack_noise_us = RAPID_SEST_Q_NOISE_NS_DEF / 1000,
@@ -85,6 +86,7 @@ static const struct {
 	{ "cut_share_ms", &rapid_p.cut_share_ms, RAPID_CUT_SHARE_MS_MIN, RAPID_CUT_SHARE_MS_MAX, true },
 	{ "ss_exit_dr", &rapid_p.ss_exit_dr, RAPID_SS_EXIT_DR_MIN, RAPID_SS_EXIT_DR_MAX, false },
 	{ "ss_refine", &rapid_p.ss_refine, 0, RAPID_SS_REFINE_MAX, false },
+	{ "refine_m", &rapid_p.refine_m, RAPID_M_MIN, RAPID_M_MAX, true },
 	{ "f_milli", &rapid_p.f_milli, RAPID_PC_F_MIN, RAPID_PC_F_MAX, false },
 	{ "ack_noise_us", &rapid_p.ack_noise_us, 0, RAPID_PC_Q_NOISE_NS_MAX / 1000, false },
 	{ "ack_noise_mult", &rapid_p.ack_noise_mult, 0, RAPID_PC_NOISE_MULT_MAX, false },
@@ -318,6 +320,7 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->ss_n_max = (u8)rapid_p.ss_n_max;
 	cfg->median = (u8)rapid_p.median;
 	cfg->ss_refine = (u8)rapid_p.ss_refine;
+	cfg->refine_m = (u16)rapid_p.refine_m;
 	cfg->ss_r1_cap = 0;
 	cfg->ss_exit_cap = 0;
 	cfg->law = (u8)rapid_p.law;
@@ -691,6 +694,8 @@ static void sest_close(struct flow *f, struct rapid_sest *e, struct rstream *rec
 
 	if (ca->ctl.phase == RAPID_PHASE_SS || ca->ctl.refine) {
 		dr_push(f, rapid_sest_delivery_rate(e));
+		if (ca->ctl.wide)
+			dr_push(f, rapid_sest_half_rate(e));
 		dr_push_to(f, &ca->dr_lim, rapid_sest_stretched_rate(e));
 	}
 	if (!rapid_sest_as_planned(e, rec->sent, (u64)(rec->t_last - rec->t_first))) {
@@ -782,7 +787,8 @@ static void apply_params(struct rapid *ca, const struct rapid_cfg *cfg)
 	} else if (ca->ctl.phase != RAPID_PHASE_SS) {
 		if (ca->ctl.phase == RAPID_PHASE_FIXED)
 			rapid_ctl_enter_steady(&ca->ctl, cfg, ca->ctl.r_avg);
-		rapid_ctl_set_params(&ca->ctl, cfg->n, cfg->m);
+		rapid_ctl_set_params(&ca->ctl, cfg->n,
+				     rapid_ctl_steady_m(&ca->ctl, cfg));
 	}
 }
 

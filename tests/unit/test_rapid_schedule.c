@@ -538,7 +538,110 @@ static void test_slow_start_table4(void)
 	tap_eq(ctl.phase, RAPID_PHASE_STEADY, "ss exit: steady state");
 	tap_eq(ctl.r_avg, 125000000, "ss exit: r_avg = ABest = 1 Gbit/s after 4 streams");
 	tap_eq(ctl.n, 30, "ss exit: N = 30");
-	tap_eq(ctl.m, 1070, "ss exit: m = 1.07");
+	tap_eq(ctl.m, RAPID_DEF_REFINE_M,
+	       "ss exit: the refinement's streams probe with refine_m = 1.12");
+	tap_ok(ctl.wide && rapid_ctl_steady_m(&ctl, &cfg) == RAPID_DEF_REFINE_M,
+	       "ss exit: wide, and apply_params keeps refine_m");
+}
+
+/*
+ * The refinement's wide streams (docs/rapid-deviations.md#wide-refine):
+ * refine_m until a non-stale estimate finds a trend more than 1/8 below
+ * its stream's top, or the refinement ends; m from then on.
+ */
+static void test_wide_refine(void)
+{
+	struct rapid_schedule s;
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	enum rapid_ev ev;
+	u64 top, r0;
+
+	rapid_cfg_default(&cfg);
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_stream_started(&ctl, 1);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 1, 10000, P_FULL);
+	tap_ok(ev == RAPID_EV_SS_EXIT && ctl.wide && ctl.m == 1120 &&
+	       ctl.rho == rapid_rho(30, 1120),
+	       "wide: slow start's exit arms refine_m (rho cached for it)");
+	rapid_ctl_schedule(&ctl, &s);
+	top = rapid_schedule_top(&s);
+	tap_ok(top > 7 * ctl.r_avg && top < 8 * ctl.r_avg,
+	       "wide: the top at 7-8 x r_avg (m = 1.07: 3x) [%llu / %llu]",
+	       (unsigned long long)top, (unsigned long long)ctl.r_avg);
+
+	/* "no trend" at the top: a lower bound, adopted, still wide */
+	rapid_ctl_stream_started(&ctl, 2);
+	rapid_ctl_stream_started(&ctl, 3);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 2, top, P_FULL);
+	tap_ok(ev == RAPID_EV_INCREASE && ctl.r_avg == top && ctl.wide,
+	       "wide: an estimate at its top is adopted and the streams stay wide");
+	r0 = ctl.r_avg;
+	rapid_ctl_stream_started(&ctl, 4);	/* the first at the new r_avg */
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 3, top / 2, P_FULL);
+	tap_ok(ev == RAPID_EV_NONE && ctl.wide && ctl.m == 1120,
+	       "wide: a stream sent before the raise does not end it (stale)");
+	rapid_ctl_schedule(&ctl, &s);
+	top = rapid_schedule_top(&s);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 4, top / 2, P_FULL);
+	tap_ok(ev == RAPID_EV_INCREASE && ctl.r_avg == top / 2 && !ctl.wide &&
+	       ctl.m == 1070 && ctl.rho == rapid_rho(30, 1070) && ctl.refine,
+	       "wide: a trend half-way up its stream is adopted, m again, the refinement goes on");
+	tap_eq(rapid_ctl_steady_m(&ctl, &cfg), 1070, "wide: apply_params takes m again");
+	tap_ok(r0 < ctl.r_avg, "wide: (the trend's value above the old r_avg)");
+
+	/* just under the top (within 1/8) is still "no trend" */
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_stream_started(&ctl, 1);
+	rapid_ctl_on_abest(&ctl, &cfg, 1, 10000, P_FULL);
+	rapid_ctl_stream_started(&ctl, 2);
+	rapid_ctl_schedule(&ctl, &s);
+	top = rapid_schedule_top(&s);
+	rapid_ctl_on_abest(&ctl, &cfg, 2, top - top / 10, P_FULL);
+	tap_ok(ctl.wide, "wide: an estimate 1/10 below its top keeps the streams wide");
+
+	/* a low estimate is a trend too; the refinement's end ends it */
+	rapid_ctl_stream_started(&ctl, 3);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 3, ctl.r_avg / 2, P_FULL);
+	tap_ok(ev == RAPID_EV_NONE && ctl.refine_low && !ctl.wide && ctl.m == 1070,
+	       "wide: the refinement's first low estimate takes m again (r_avg kept)");
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_stream_started(&ctl, 1);
+	rapid_ctl_on_abest(&ctl, &cfg, 1, 10000, P_FULL);
+	ctl.refine = 1;
+	rapid_ctl_stream_started(&ctl, 2);
+	rapid_ctl_schedule(&ctl, &s);
+	ev = rapid_ctl_on_abest(&ctl, &cfg, 2, rapid_schedule_top(&s), P_FULL);
+	tap_ok(ev == RAPID_EV_INCREASE && !ctl.refine && !ctl.wide && ctl.m == 1070,
+	       "wide: the refinement's budget spent at its top: m again");
+
+	/* refine_m = 0, or no refinement: the exit takes m at once */
+	cfg.refine_m = 0;
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_stream_started(&ctl, 1);
+	rapid_ctl_on_abest(&ctl, &cfg, 1, 10000, P_FULL);
+	tap_ok(!ctl.wide && ctl.m == 1070 && rapid_ctl_steady_m(&ctl, &cfg) == 1070,
+	       "wide: refine_m = 0 probes with m after the exit");
+	cfg.refine_m = RAPID_DEF_REFINE_M;
+	cfg.ss_refine = 0;
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_stream_started(&ctl, 1);
+	rapid_ctl_on_abest(&ctl, &cfg, 1, 10000, P_FULL);
+	tap_ok(!ctl.wide && ctl.m == 1070, "wide: ss_refine = 0 (the report's rule): m");
+	cfg.ss_refine = RAPID_DEF_SS_REFINE;
+
+	/* an RTO's slow start and a lab mode's fixed rate clear it */
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_stream_started(&ctl, 1);
+	rapid_ctl_on_abest(&ctl, &cfg, 1, 10000, P_FULL);
+	rapid_ctl_on_rto(&ctl, &cfg, 0);
+	tap_ok(!ctl.wide && ctl.phase == RAPID_PHASE_SS && ctl.m == 2000,
+	       "wide: an RTO's slow start clears it");
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_stream_started(&ctl, 1);
+	rapid_ctl_on_abest(&ctl, &cfg, 1, 10000, P_FULL);
+	rapid_ctl_set_fixed(&ctl, &cfg, 100000);
+	tap_ok(!ctl.wide && ctl.m == 1070, "wide: the fixed rate (lab mode) clears it");
 }
 
 static void test_slow_start_rules(void)
@@ -3106,6 +3209,7 @@ int main(void)
 	test_law_count_reorder();
 	test_cut_share();
 	test_median();
+	test_wide_refine();
 	test_jump();
 	test_accel();
 	test_loss();

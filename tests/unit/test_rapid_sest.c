@@ -465,6 +465,52 @@ static void test_delivery_rate(void)
 	rapid_sest_params(&p, 0, 0);
 	rapid_sest_finish(&e, &p, &res);
 	tap_eq(rapid_sest_delivery_rate(&e), 0, "sest: after finish: none (read it before)");
+
+	/*
+	 * The faster half (rapid_sest_half_rate()): a refinement stream (N =
+	 * 30, m = 1.12) at 15 Mbit/s on a free 100 Mbit/s path delivers its
+	 * second half at its sending rate, 2-3 times r_avg, the whole stream
+	 * at r_avg (docs/rapid-deviations.md#wide-refine).
+	 */
+	rapid_schedule_init(&sch, 15000000 / 8, 30, 1120);
+	sim_send(&s, &sch, 30);
+	sim_bottleneck(&s, 100e6 / 8);
+	for (every = 1; every <= 2; every++) {
+		sim_feed(&e, &s, &sch, every, 0);
+		send = (29.0 - e.half_pkt) * MSS * 1e9 /
+		       (s.snd[29] - s.snd[e.half_pkt]);
+		r = (double)rapid_sest_half_rate(&e);
+		tap_near(r / send, 1.0, 0.02,
+			 "sest: wide stream, ACK every %d: its second half delivered at its sending rate (%.1f Mbit/s)",
+			 every, r * 8 / 1e6);
+		tap_ok(r > 2.0 * (double)rapid_sest_delivery_rate(&e),
+		       "sest: ... above twice the whole stream's (%.1f Mbit/s)",
+		       (double)rapid_sest_delivery_rate(&e) * 8 / 1e6);
+	}
+	/* through a bottleneck below it: the bottleneck's rate */
+	sim_bottleneck(&s, 20e6 / 8);
+	sim_feed(&e, &s, &sch, 1, 0);
+	r = (double)rapid_sest_half_rate(&e);
+	tap_ok(r <= 20e6 / 8 * 1.001 && r >= 0.9 * 20e6 / 8,
+	       "sest: second half through 20 Mbit/s: %.1f Mbit/s", r * 8 / 1e6);
+	/* compressed ACKs: no more than the sending rate */
+	sim_bottleneck(&s, 100e6 / 8);
+	sim_feed(&e, &s, &sch, 1, 1);
+	send = (29.0 - e.half_pkt) * MSS * 1e9 / (s.snd[29] - s.snd[e.half_pkt]);
+	r = (double)rapid_sest_half_rate(&e);
+	tap_near(r / send, 1.0, 0.02,
+		 "sest: second half, compressed ACKs: bounded by its sending rate");
+	/* no boundary past the middle yet, or only one: none */
+	rapid_sest_begin(&e, 6, &sch, MSS);
+	rapid_sest_ack(&e, 2, 5000000);
+	rapid_sest_ack(&e, 14, 6000000);
+	tap_eq(rapid_sest_half_rate(&e), 0, "sest: first half only: no half rate");
+	rapid_sest_ack(&e, 15, 6100000);
+	tap_eq(rapid_sest_half_rate(&e), 0, "sest: one boundary in the second half: none");
+	rapid_sest_ack(&e, 30, 7000000);
+	tap_ok(rapid_sest_half_rate(&e) > 0, "sest: two: a half rate");
+	rapid_sest_begin(&e, 7, &sch, MSS);
+	tap_eq(rapid_sest_half_rate(&e), 0, "sest: a new stream forgets it");
 }
 
 /* The stretched tail's rate (rapid_sest_stretched_rate()) from s's arrivals. */

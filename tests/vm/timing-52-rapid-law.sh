@@ -20,6 +20,12 @@
 # KT_RAPID_LAW=1 runs the queue law (docs/rapid.md "The queue law");
 # KT_RAPID_COMPETE=0 switches competing off, to show that the bounds and
 # the flag check bite.
+# Also, from the rapid flow's first 2 s alone (tcp_rapid:rapid_stream):
+# the first stream after slow start's exit probes refine_m's wide range,
+# its top 6-9 times its r_avg (N = 30, m = 1.12: 7.4; m = 1.07: 3.0), and
+# a later one m's again (at most 3.2 times), once an estimate found the
+# avail-bw (docs/rapid-deviations.md#wide-refine).  KT_RAPID_REFINE_M=0
+# (refine_m=0, the report's exit) fails the first check.
 . "$LAB_TOP/tests/vm/lib.sh"
 . "$LAB_TOP/tests/vm/lib-rapid.sh"
 
@@ -30,13 +36,21 @@ COMPETE=${KT_RAPID_COMPETE:-1}
 # The module's parameters outlive the suite: the law goes back to what it
 # was for the suites after this one in the same boot (85-bpftrace's
 # injected ABest checks the report's law).
+REFINE_M=${KT_RAPID_REFINE_M:-$(cat "$RAPID_P/refine_m")}
 law_was=$(cat "$RAPID_P/law") compete_was=$(cat "$RAPID_P/compete")
+refine_was=$(cat "$RAPID_P/refine_m")
 restore_law() {
 	echo "$law_was" >"$RAPID_P/law"
 	echo "$compete_was" >"$RAPID_P/compete"
+	echo "$refine_was" >"$RAPID_P/refine_m"
 }
-rapid_reload law="$LAW" compete="$COMPETE" ||
-	{ kt_fail "reload tcp_rapid law=$LAW compete=$COMPETE"; restore_law; kt_done; }
+rapid_reload law="$LAW" compete="$COMPETE" refine_m="$REFINE_M" ||
+	{ kt_fail "reload tcp_rapid law=$LAW compete=$COMPETE refine_m=$REFINE_M"; restore_law; kt_done; }
+TR=/sys/kernel/tracing
+kt_mount_tracefs || kt_fail "tracefs mounts"
+echo 0 >"$TR/tracing_on"
+echo >"$TR/trace"
+echo 1 >"$TR/events/tcp_rapid/rapid_stream/enable" || kt_fail "enable tcp_rapid:rapid_stream"
 lab_allow_cc rapid
 # 1 BDP at 50 Mbit/s and 40 ms: 165 full-size packets
 lab_dumbbell --senders 2 --rate ${RATE}mbit --rtt 40 --buffer 165
@@ -45,7 +59,10 @@ lab_iperf_server "$LAB_RCV" 5521
 lab_iperf_server "$LAB_RCV" 5522
 lab_iperf "${LAB_SND[0]}" "$LAB_RCV4" 5521 $((2 + COMP)) rapid "$KT_TMP/r.json" -i 1 &
 p1=$!
+echo 1 >"$TR/tracing_on"
 sleep 2
+echo 0 >"$TR/tracing_on"
+echo 0 >"$TR/events/tcp_rapid/rapid_stream/enable"
 lab_iperf "${LAB_SND[1]}" "$LAB_RCV4" 5522 $COMP cubic "$KT_TMP/c.json" -i 1 &
 p2=$!
 # get_info in the second half of the competition, once a second
@@ -86,6 +103,16 @@ c=$(grep -c '"competing"' "$KT_TMP/cc.json")
 kt_diag "get_info records read: $n, with 'competing': $c"
 kt_cmp "law=$LAW: get_info records of the rapid flow read in the second half" "$n" ">=" 3
 kt_cmp "law=$LAW: get_info shows 'competing' in the second half (records)" "$c" ">=" 1
+# the streams' spans: top / r_avg of the full-length (k=30) steady-state
+# ones, the first and the lowest
+read -r wide low <<<"$(grep -o 'rapid_stream: sport=[0-9]* dport=5521 .* k=30 r_avg_kbps=[0-9]* top_kbps=[0-9]* phase=1' "$TR/trace" |
+	sed 's/.* r_avg_kbps=\([0-9]*\) top_kbps=\([0-9]*\).*/\1 \2/' |
+	awk '$1 > 0 { r = $2 / $1; if (!n++) f = l = r; if (r < l) l = r }
+	     END { if (n) printf "%.2f %.2f\n", f, l; else print "x x" }')"
+kt_diag "refine_m=$REFINE_M: the first steady-state stream's top / r_avg $wide, the lowest $low"
+kt_cmp "refine_m=$REFINE_M: the first stream after slow start probes up to >= 6 x r_avg" "$wide" ">=" 6
+kt_cmp "refine_m=$REFINE_M: ... and <= 9 x" "$wide" "<=" 9
+kt_cmp "refine_m=$REFINE_M: a later stream m's 3 x (<= 3.2: the wide ones end)" "$low" "<=" 3.2
 restore_law
 kt_cmp "tcp_rapid's law parameter is back to what it was ($law_was)" "$(cat "$RAPID_P/law")" "==" "$law_was"
 kt_done
