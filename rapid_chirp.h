@@ -1981,30 +1981,11 @@ static inline u64 rapid_ctl_decrease_to(const struct rapid_ctl *ctl,
 }
 
 /*
- * ABest (B/s) for p-stream `id` arrived (Sections 3.1.3, 3.1.5, 3.2.2).
- * mss is the packet size P of Eq. 6.  Returns what it did; the new r_avg,
- * n and m are in ctl (rapid_ctl_schedule()).
- *
- * Slow start: while ABest is the stream's top rate (no trend), double N (up
- * to ss_n_max) and set r_1 = ABest (at most the probed top); the first
- * ABest below the top ends slow start with r_avg = ABest (at most
- * cfg->ss_exit_cap) and the steady-state N and m.  Only streams sent with
- * the current parameters count.  Steady state: higher ABest through the
- * tau filter (at once after slow start until the first estimate below
- * r_avg, for at most cfg->ss_refine streams), lower through
- * rapid_ctl_decrease_to() (the report adopts it at once), where ABest is
- * the median of the newest cfg->median estimates kept in hist (NULL: each
- * estimate alone, the report's rule).
- * With cfg->law = RAPID_LAW_QUEUE and law state, or while law->compete
- * (rapid_law_competing(), either law), steady state (after the refinement)
- * follows rapid_law_step() instead; srtt_us and now_us are its clock.
- * Always clamped to [min_rate, max_rate].
- */
-/*
  * The refinement's wide streams (refine_m, RAPID_DEF_REFINE_M) end at the
  * first estimate (the median) of a stream sent at the current r_avg more
  * than 1/2^RAPID_WIDE_FOUND_SHIFT below its top, which found a trend, or
- * with the refinement; the streams after probe with m.
+ * with the refinement; the streams after probe with m.  Steady state only
+ * (rapid_ctl_on_abest_law()).
  */
 #define RAPID_WIDE_FOUND_SHIFT	3
 
@@ -2017,7 +1998,7 @@ static inline void rapid_ctl_refine_narrow(struct rapid_ctl *ctl,
 
 	if (!ctl->wide)
 		return;
-	if (ctl->refine && ctl->phase == RAPID_PHASE_STEADY) {
+	if (ctl->refine) {
 		if (rapid_ctl_stale(ctl, id))
 			return;
 		rapid_ctl_schedule(ctl, &s);
@@ -2029,6 +2010,27 @@ static inline void rapid_ctl_refine_narrow(struct rapid_ctl *ctl,
 	rapid_ctl_set_params(ctl, cfg->n, cfg->m);
 }
 
+/*
+ * ABest (B/s) for p-stream `id` arrived (Sections 3.1.3, 3.1.5, 3.2.2).
+ * mss is the packet size P of Eq. 6.  Returns what it did; the new r_avg,
+ * n and m are in ctl (rapid_ctl_schedule()).
+ *
+ * Slow start: while ABest is the stream's top rate (no trend), double N (up
+ * to ss_n_max) and set r_1 = ABest (at most the probed top); the first
+ * ABest below the top ends slow start with r_avg = ABest (at most
+ * cfg->ss_exit_cap) and the steady-state N and m (cfg->refine_m until
+ * rapid_ctl_refine_narrow()).  Only streams sent with
+ * the current parameters count.  Steady state: higher ABest through the
+ * tau filter (at once after slow start until the first estimate below
+ * r_avg, for at most cfg->ss_refine streams), lower through
+ * rapid_ctl_decrease_to() (the report adopts it at once), where ABest is
+ * the median of the newest cfg->median estimates kept in hist (NULL: each
+ * estimate alone, the report's rule).
+ * With cfg->law = RAPID_LAW_QUEUE and law state, or while law->compete
+ * (rapid_law_competing(), either law), steady state (after the refinement)
+ * follows rapid_law_step() instead; srtt_us and now_us are its clock.
+ * Always clamped to [min_rate, max_rate].
+ */
 static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 						   const struct rapid_cfg *cfg,
 						   struct rapid_abest_hist *hist,
