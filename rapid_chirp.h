@@ -140,6 +140,23 @@
 #define RAPID_DEF_REFINE_M	1120U
 #define RAPID_SS_REFINE_MAX	255U
 /*
+ * The report's law in steady state (ours,
+ * docs/rapid-deviations.md#pace-drain): the standing-queue drain slows the
+ * streams (r_avg less the drain, rapid_report_pace_rate()) instead of
+ * cutting the estimates r_avg follows, every estimate is taken
+ * RAPID_DEF_BIAS_MILLI / 1000 lower (rapid_report_abest(): PathChirp's
+ * ABest lies on average half a rate step above the avail-bw, which the
+ * drain took out before), and the re-acquire jump's level is made of the
+ * estimates older than the three it judges (rapid_ctl_on_abest_law()).
+ * A drained queue then gives the rate back at once: after a step down of
+ * the avail-bw r_avg had fallen to 0.7 of the new level and climbed back
+ * through Eq. 6 for a second.  pace_drain 0 and bias_milli 0: the law
+ * before 2026-12-06.
+ */
+#define RAPID_DEF_PACE_DRAIN	1U
+#define RAPID_DEF_BIAS_MILLI	31U
+#define RAPID_BIAS_MILLI_MAX	250U
+/*
  * Slow start's exit rate is at most RAPID_DEF_SS_EXIT_DR / 1000 times the
  * highest delivery rate of the last round trips (cfg->ss_exit_cap, set by
  * the caller; ours, docs/rapid-deviations.md#exit-cap).  The exit is
@@ -614,6 +631,14 @@ struct rapid_cfg {
 	u16 refine_m;		/* 1/1000: m of the refinement's streams
 				 * until one finds a trend (0: m)
 				 */
+	u8 pace_drain;		/* the report's law drains a standing queue
+				 * by the streams' rate, not r_avg, and the
+				 * jump's level lags the judged estimates
+				 * (RAPID_DEF_PACE_DRAIN)
+				 */
+	u16 bias_milli;		/* 1/1000: the report's law takes steady-state
+				 * estimates this much lower (0: as they are)
+				 */
 	u64 ss_r1_cap;		/* B/s: slow start grows r_1 at most to this
 				 * (0: no cap; set per ABest by the caller)
 				 */
@@ -707,6 +732,8 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->median = RAPID_DEF_MEDIAN;
 	cfg->ss_refine = RAPID_DEF_SS_REFINE;
 	cfg->refine_m = RAPID_DEF_REFINE_M;
+	cfg->pace_drain = RAPID_DEF_PACE_DRAIN;
+	cfg->bias_milli = RAPID_DEF_BIAS_MILLI;
 	cfg->ss_r1_cap = 0;
 	cfg->ss_exit_cap = 0;
 	cfg->law = RAPID_LAW_REPORT;
@@ -2090,7 +2117,20 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 	ctl->last_id = id;
 	ctl->undo_r_avg = 0;	/* fresh information: no undo past it */
 	if (hist) {
-		rapid_jump_level(hist, abest);
+		/*
+		 * pace_drain: the level is made of the estimates that leave
+		 * the newest RAPID_JUMP_STREAMS, so that a step is judged
+		 * against the path before it; fed the newest too, it had
+		 * risen by a third of a 40% step when the third estimate of
+		 * the step came, and the jump missed its margin (scale
+		 * engine, dynamic).
+		 */
+		if (!cfg->pace_drain || !hist->jump_lvl)
+			rapid_jump_level(hist, abest);
+		else if (hist->count >= RAPID_JUMP_STREAMS &&
+			 hist->next < RAPID_MEDIAN_MAX)
+			rapid_jump_level(hist, rapid_hist_newest(hist,
+						RAPID_JUMP_STREAMS - 1));
 		abest = rapid_hist_push_median(hist, abest, cfg->median);
 	}
 	refining = ctl->refine != 0;
@@ -2490,6 +2530,38 @@ static inline u64 rapid_drain_abest(u64 abest, u32 qd_us, u32 base_us,
 	cut = qd_us >= t ? RAPID_DRAIN_SCALE :
 	      div_u64((u64)qd_us * RAPID_DRAIN_SCALE, t);
 	return rapid_rate_cut(abest, cut, max_milli);
+}
+
+/*
+ * A steady-state estimate as the report's law takes it (the caller checks
+ * the phase and the law): less the drain of the standing queue qd_us
+ * unless pace_drain, then less bias_milli / 1000 (at most
+ * RAPID_BIAS_MILLI_MAX); never 0 for a nonzero estimate.
+ */
+static inline u64 rapid_report_abest(u64 abest, u32 qd_us, u32 base_us,
+				     u32 drain_max, bool pace_drain,
+				     u32 bias_milli)
+{
+	if (!abest)
+		return 0;
+	if (!pace_drain)
+		abest = rapid_drain_abest(abest, qd_us, base_us, drain_max);
+	if (bias_milli)
+		abest = rapid_rate_cut(abest, bias_milli, RAPID_BIAS_MILLI_MAX);
+	return abest;
+}
+
+/*
+ * The rate of the next steady-state stream under the report's law: r_avg,
+ * less the drain of the standing queue qd_us when pace_drain (the same
+ * share rapid_drain_abest() took of the estimates before).
+ */
+static inline u64 rapid_report_pace_rate(u64 r_avg, u32 qd_us, u32 base_us,
+					 u32 drain_max, bool pace_drain)
+{
+	if (!pace_drain)
+		return r_avg;
+	return rapid_drain_abest(r_avg, qd_us, base_us, drain_max);
 }
 
 /*

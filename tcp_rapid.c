@@ -368,7 +368,11 @@ CC_PARAM(mark_data, rapid_p_mark_data, 0644, 1, 0, 1, "boolean",
 CC_PARAM(sender_estimate, rapid_p_sender_estimate, 0644, 1, 0, 1, "boolean",
 	 "estimate ABest from ACK arrival times while the receiver sends no feedback");
 CC_PARAM(drain_max, rapid_p_drain_max, 0644, 250, 0, 1000, "1/1000",
-	 "standing-queue drain: the largest cut of ABest, 0 = off");
+	 "standing-queue drain: the largest cut of the rate (pace_drain) or of ABest, 0 = off");
+CC_PARAM(pace_drain, rapid_p_pace_drain, 0644, RAPID_DEF_PACE_DRAIN, 0, 1, "boolean",
+	 "report's law: a standing queue is drained by sending the streams below r_avg instead of cutting the estimates r_avg follows, and the re-acquire jump judges the newest estimates against a level of older ones; 0 = the drain cuts ABest");
+CC_PARAM(bias_milli, rapid_p_bias_milli, 0644, RAPID_DEF_BIAS_MILLI, 0, RAPID_BIAS_MILLI_MAX, "1/1000",
+	 "report's law: steady-state estimates are taken this much lower (PathChirp's ABest lies half a rate step above the avail-bw on average), 0 = as they are");
 CC_PARAM(law, rapid_p_law, 0644, 0, 0, 1, "0 report, 1 queue",
 	 "steady-state control law: the report's (Eq. 6 up, lower ABest adopted at once) or the queue law (docs/rapid.md)");
 CC_PARAM(q_target_us, rapid_p_q_target, 0644, 2000, 100, 1000000, "us",
@@ -557,6 +561,8 @@ static void rapid_load_cfg(struct rapid_cfg *cfg)
 	cfg->median = READ_ONCE(rapid_p_median.val);
 	cfg->ss_refine = READ_ONCE(rapid_p_ss_refine.val);
 	cfg->refine_m = READ_ONCE(rapid_p_refine_m.val);
+	cfg->pace_drain = READ_ONCE(rapid_p_pace_drain.val);
+	cfg->bias_milli = READ_ONCE(rapid_p_bias_milli.val);
 	cfg->ss_r1_cap = 0;
 	cfg->ss_exit_cap = 0;
 	cfg->law = READ_ONCE(rapid_p_law.val);
@@ -986,9 +992,11 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 	if (ca->ring && ca->ctl.phase == RAPID_PHASE_STEADY &&
 	    READ_ONCE(rapid_p_law.val) != RAPID_LAW_QUEUE &&
 	    !ca->ring->law.compete)
-		abest = rapid_drain_abest(abest, ca->ring->qd_us,
-					  rapid_base_rtt_us(sk),
-					  READ_ONCE(rapid_p_drain_max.val));
+		abest = rapid_report_abest(abest, ca->ring->qd_us,
+					   rapid_base_rtt_us(sk),
+					   READ_ONCE(rapid_p_drain_max.val),
+					   READ_ONCE(rapid_p_pace_drain.val),
+					   READ_ONCE(rapid_p_bias_milli.val));
 	if (abest)
 		rapid_on_abest(sk, id, abest, dr);
 	trace_rapid_abest(sk, id, src, rule, lossy, rapid_rate_to_kbps(raw),
@@ -1668,6 +1676,19 @@ static void rapid_start_stream(struct sock *sk, const struct sk_buff *skb,
 		id = 1;
 	rapid_ctl_stream_started(&ca->ctl, id);
 	rapid_ctl_schedule(&ca->ctl, &s);
+	/* so does the report's law with pace_drain, by the drain's share */
+	if (cfg.law != RAPID_LAW_QUEUE && ca->ring && !ca->ring->law.compete &&
+	    ca->ctl.phase == RAPID_PHASE_STEADY) {
+		u64 rate = rapid_report_pace_rate(ca->ctl.r_avg,
+						  ca->ring->qd_us,
+						  rapid_base_rtt_us(sk),
+						  READ_ONCE(rapid_p_drain_max.val),
+						  cfg.pace_drain);
+
+		if (rate != ca->ctl.r_avg)
+			rapid_schedule_init_rho(&s, rate, ca->ctl.n, ca->ctl.m,
+						ca->ctl.rho);
+	}
 	/* the queue law drains a standing queue by sending below r_avg */
 	if (cfg.law == RAPID_LAW_QUEUE && ca->ring && !ca->ring->law.compete &&
 	    ca->ctl.phase == RAPID_PHASE_STEADY && !ca->ctl.refine) {

@@ -34,6 +34,7 @@ struct rapid_params rapid_p = {
 	.cut_share_ms = RAPID_DEF_CUT_SHARE_MS,
 	.median = RAPID_DEF_MEDIAN, .ss_refine = RAPID_DEF_SS_REFINE,
 	.refine_m = RAPID_DEF_REFINE_M,
+	.pace_drain = RAPID_DEF_PACE_DRAIN, .bias_milli = RAPID_DEF_BIAS_MILLI,
 	.ss_exit_dr = RAPID_DEF_SS_EXIT_DR,
 	.f_milli = RAPID_SEST_F_DEFAULT,
 	.ack_noise_us = RAPID_SEST_Q_NOISE_NS_DEF / 1000,
@@ -65,6 +66,8 @@ static const struct {
 	{ "count_report", &rapid_p.count_report, 0, 1, false },
 	{ "count_up_milli", &rapid_p.count_up_milli, 0, RAPID_COUNT_UP_MILLI_MAX, false },
 	{ "drain_max", &rapid_p.drain_max, 0, 1000, false },
+	{ "pace_drain", &rapid_p.pace_drain, 0, 1, false },
+	{ "bias_milli", &rapid_p.bias_milli, 0, RAPID_BIAS_MILLI_MAX, false },
 	{ "law", &rapid_p.law, RAPID_LAW_REPORT, RAPID_LAW_QUEUE, false },
 	{ "q_target_us", &rapid_p.q_target_us, 100, 1000000, false },
 	{ "law_t_ms", &rapid_p.law_t_ms, 10, 10000, false },
@@ -321,6 +324,8 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->median = (u8)rapid_p.median;
 	cfg->ss_refine = (u8)rapid_p.ss_refine;
 	cfg->refine_m = (u16)rapid_p.refine_m;
+	cfg->pace_drain = (u8)rapid_p.pace_drain;
+	cfg->bias_milli = (u16)rapid_p.bias_milli;
 	cfg->ss_r1_cap = 0;
 	cfg->ss_exit_cap = 0;
 	cfg->law = (u8)rapid_p.law;
@@ -486,8 +491,9 @@ static bool on_estimate(struct flow *f, uint32_t id, uint32_t src,
 		abest = dr;
 	if (ca->ctl.phase == RAPID_PHASE_STEADY && rapid_p.law != RAPID_LAW_QUEUE &&
 	    !ca->law.compete)
-		abest = rapid_drain_abest(abest, ca->qd_us, rapid_min_us(f),
-					  rapid_p.drain_max);
+		abest = rapid_report_abest(abest, ca->qd_us, rapid_min_us(f),
+					   rapid_p.drain_max, rapid_p.pace_drain,
+					   rapid_p.bias_milli);
 	if (abest)
 		on_abest(f, id, abest, dr);
 	trace_abest(f, id, src, rule, lossy, raw, abest);
@@ -830,6 +836,17 @@ static void stream_start(struct flow *f, uint32_t seq)
 		id = 1;
 	rapid_ctl_stream_started(&ca->ctl, id);
 	rapid_ctl_schedule(&ca->ctl, &s);
+	if (cfg.law != RAPID_LAW_QUEUE && !ca->law.compete &&
+	    ca->ctl.phase == RAPID_PHASE_STEADY) {
+		u64 rate = rapid_report_pace_rate(ca->ctl.r_avg, ca->qd_us,
+						  rapid_min_us(f),
+						  rapid_p.drain_max,
+						  cfg.pace_drain);
+
+		if (rate != ca->ctl.r_avg)
+			rapid_schedule_init_rho(&s, rate, ca->ctl.n, ca->ctl.m,
+						ca->ctl.rho);
+	}
 	if (cfg.law == RAPID_LAW_QUEUE && !ca->law.compete &&
 	    ca->ctl.phase == RAPID_PHASE_STEADY && !ca->ctl.refine) {
 		u64 rate = rapid_law_drain_rate(ca->ctl.r_avg, ca->law.qd_us,

@@ -3063,6 +3063,83 @@ static void test_accel(void)
 	       "accel: a lock at srtt U32_MAX lasts %u us", RAPID_ACCEL_LOCK_MAX_US);
 }
 
+/*
+ * The report's law with pace_drain (docs/rapid-deviations.md#pace-drain):
+ * the drain moves from the estimates to the streams' rate, the estimates
+ * are taken bias_milli lower, and the jump's level lags the judged three.
+ */
+static void test_pace_drain(void)
+{
+	const u64 a = 6250000;	/* 50 Mbit/s */
+	const u64 r30 = 3750000, r36 = 4500000;	/* 30, 36 Mbit/s in B/s */
+	struct rapid_abest_hist h = { 0 };
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	u32 id = 1, now = 1000000;
+
+	rapid_cfg_default(&cfg);
+	tap_ok(cfg.pace_drain == 1 && cfg.bias_milli == 31,
+	       "pace_drain: on by default, bias_milli 31");
+	/* the estimate side */
+	tap_eq(rapid_report_abest(a, 1000, 40000, 250, false, 0),
+	       rapid_drain_abest(a, 1000, 40000, 250),
+	       "pace_drain: off, no bias: the estimate less the drain (the law before)");
+	tap_eq(rapid_report_abest(a, 1000, 40000, 250, true, 0), a,
+	       "pace_drain: on: the queue does not touch the estimate");
+	tap_eq(rapid_report_abest(a, 0, 40000, 250, true, 31), a - a * 31 / 1000,
+	       "pace_drain: bias_milli 31 takes 3.1%% off");
+	tap_eq(rapid_report_abest(a, 1000, 40000, 250, false, 31),
+	       rapid_drain_abest(a, 1000, 40000, 250) -
+	       rapid_drain_abest(a, 1000, 40000, 250) * 31 / 1000,
+	       "pace_drain: off with a bias: the drain, then the bias");
+	tap_eq(rapid_report_abest(a, 0, 40000, 250, true, 5000), a - a / 4,
+	       "pace_drain: a bias above RAPID_BIAS_MILLI_MAX is that (1/4)");
+	tap_eq(rapid_report_abest(0, 1000, 40000, 250, true, 31), 0,
+	       "pace_drain: no estimate stays none");
+	tap_eq(rapid_report_abest(1, 0, 40000, 250, true, 250), 1,
+	       "pace_drain: 1 B/s stays 1, never 0");
+	tap_ok(rapid_report_abest(~0ULL, 0, 40000, 250, true, 31) < RAPID_RATE_MAX,
+	       "pace_drain: a huge estimate saturates at RAPID_RATE_MAX first");
+	/* the rate side */
+	tap_eq(rapid_report_pace_rate(a, 1000, 40000, 250, false), a,
+	       "pace_drain: off: streams at r_avg");
+	tap_eq(rapid_report_pace_rate(a, 1000, 40000, 250, true), a - a * 25 / 1000,
+	       "pace_drain: 1 ms of queue at 40 ms: streams 2.5%% below r_avg");
+	tap_eq(rapid_report_pace_rate(a, 0, 40000, 250, true), a,
+	       "pace_drain: no queue: streams at r_avg");
+	tap_eq(rapid_report_pace_rate(a, 90000, 40000, 250, true), a - a / 4,
+	       "pace_drain: at most drain_max below r_avg");
+	tap_eq(rapid_report_pace_rate(a, 1000, 40000, 0, true), a,
+	       "pace_drain: drain_max 0 is off");
+
+	/*
+	 * The jump's level: a step of 20% (30 -> 36 Mbit/s) clears the
+	 * margin of 3/16 over the level of the estimates before it, not over
+	 * one the step's own estimates have already raised.
+	 */
+	ctl = steady_ctl(&cfg, r30);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r36, RAPID_JUMP_STREAMS);
+	tap_eq(ctl.r_avg, r36,
+	       "pace_drain: a 20%% step is adopted at its third estimate");
+	cfg.pace_drain = 0;
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r36, RAPID_JUMP_STREAMS);
+	tap_ok(ctl.r_avg < r30 + r30 / 20,
+	       "pace_drain: 0: the level fed the step misses the margin (Eq. 6 only)");
+	cfg.pace_drain = 1;
+	/* a level of nothing yet (a reset history) starts at the estimate */
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 1);
+	tap_eq(h.jump_lvl, r30, "pace_drain: the first estimate starts the level");
+	jump_feed(&ctl, &cfg, &h, &id, &now, r36, 2);
+	tap_eq(h.jump_lvl, r30,
+	       "pace_drain: the newest three do not move the level");
+}
+
 static void test_jump(void)
 {
 	const u64 r30 = 3750000, r40 = 5000000;	/* 30, 40 Mbit/s in B/s */
@@ -3211,6 +3288,7 @@ int main(void)
 	test_median();
 	test_wide_refine();
 	test_jump();
+	test_pace_drain();
 	test_accel();
 	test_loss();
 	test_fixed();
