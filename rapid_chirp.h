@@ -2617,6 +2617,30 @@ static inline u64 rapid_law_drain_rate(u64 r_avg, u32 qd_us, u32 target_us,
 }
 
 /*
+ * The rate the next stream is sent at: r_avg, or in steady state and not
+ * competing, r_avg less the drain of a standing queue, the queue law's
+ * (rapid_law_drain_rate(), after the refinement) or the report's with
+ * pace_drain (rapid_report_pace_rate(), of the sender's standing queue
+ * qd_us against base_us).  law NULL (no law state): r_avg.
+ */
+static inline u64 rapid_ctl_stream_rate(const struct rapid_ctl *ctl,
+					const struct rapid_cfg *cfg,
+					const struct rapid_law *law,
+					u32 qd_us, u32 base_us, u32 drain_max)
+{
+	if (!law || law->compete || ctl->phase != RAPID_PHASE_STEADY)
+		return ctl->r_avg;
+	if (cfg->law != RAPID_LAW_QUEUE)
+		return rapid_report_pace_rate(ctl->r_avg, qd_us, base_us,
+					      drain_max, cfg->pace_drain);
+	if (ctl->refine)
+		return ctl->r_avg;
+	return rapid_law_drain_rate(ctl->r_avg, law->qd_us,
+				    cfg->q_target_us + 2 * law->noise_us,
+				    cfg->law_t_us, drain_max);
+}
+
+/*
  * Is a loss congestive?  Only when the sender also sees a standing queue of
  * at least max(RAPID_LOSS_QD_MIN_US, base RTT / 2^RAPID_LOSS_QD_SHIFT)
  * (ours; docs/rapid.md "Loss responses").  RAPID runs with a queue of a

@@ -1664,6 +1664,7 @@ static void rapid_start_stream(struct sock *sk, const struct sk_buff *skb,
 	struct rapid_schedule s, eff;
 	struct rapid_cfg cfg;
 	u32 id, avail, k;
+	u64 rate;
 
 	rapid_load_cfg(&cfg);
 	rapid_apply_params(ca, &cfg);
@@ -1676,31 +1677,15 @@ static void rapid_start_stream(struct sock *sk, const struct sk_buff *skb,
 		id = 1;
 	rapid_ctl_stream_started(&ca->ctl, id);
 	rapid_ctl_schedule(&ca->ctl, &s);
-	/* so does the report's law with pace_drain, by the drain's share */
-	if (cfg.law != RAPID_LAW_QUEUE && ca->ring && !ca->ring->law.compete &&
-	    ca->ctl.phase == RAPID_PHASE_STEADY) {
-		u64 rate = rapid_report_pace_rate(ca->ctl.r_avg,
-						  ca->ring->qd_us,
-						  rapid_base_rtt_us(sk),
-						  READ_ONCE(rapid_p_drain_max.val),
-						  cfg.pace_drain);
-
-		if (rate != ca->ctl.r_avg)
-			rapid_schedule_init_rho(&s, rate, ca->ctl.n, ca->ctl.m,
-						ca->ctl.rho);
-	}
-	/* the queue law drains a standing queue by sending below r_avg */
-	if (cfg.law == RAPID_LAW_QUEUE && ca->ring && !ca->ring->law.compete &&
-	    ca->ctl.phase == RAPID_PHASE_STEADY && !ca->ctl.refine) {
-		const struct rapid_law *law = &ca->ring->law;
-		u64 rate = rapid_law_drain_rate(ca->ctl.r_avg, law->qd_us,
-						cfg.q_target_us + 2 * law->noise_us,
-						cfg.law_t_us,
-						READ_ONCE(rapid_p_drain_max.val));
-
+	/* a standing queue is drained by sending below r_avg */
+	rate = rapid_ctl_stream_rate(&ca->ctl, &cfg,
+				     ca->ring ? &ca->ring->law : NULL,
+				     ca->ring ? ca->ring->qd_us : 0,
+				     rapid_base_rtt_us(sk),
+				     READ_ONCE(rapid_p_drain_max.val));
+	if (rate != ca->ctl.r_avg)
 		rapid_schedule_init_rho(&s, rate, ca->ctl.n, ca->ctl.m,
 					ca->ctl.rho);
-	}
 	/* packets of data queued now, this one included */
 	avail = DIV_ROUND_UP(tp->write_seq - seq, max(tp->mss_cache, 1U));
 	k = rapid_cursor_start(&ca->cur, &s, avail, &eff);

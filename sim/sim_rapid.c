@@ -826,6 +826,7 @@ static void stream_start(struct flow *f, uint32_t seq)
 	struct rapid_schedule s, eff;
 	struct rapid_cfg cfg;
 	uint32_t id, k;
+	u64 rate;
 
 	cfg_load(&cfg);
 	apply_params(ca, &cfg);
@@ -836,25 +837,10 @@ static void stream_start(struct flow *f, uint32_t seq)
 		id = 1;
 	rapid_ctl_stream_started(&ca->ctl, id);
 	rapid_ctl_schedule(&ca->ctl, &s);
-	if (cfg.law != RAPID_LAW_QUEUE && !ca->law.compete &&
-	    ca->ctl.phase == RAPID_PHASE_STEADY) {
-		u64 rate = rapid_report_pace_rate(ca->ctl.r_avg, ca->qd_us,
-						  rapid_min_us(f),
-						  rapid_p.drain_max,
-						  cfg.pace_drain);
-
-		if (rate != ca->ctl.r_avg)
-			rapid_schedule_init_rho(&s, rate, ca->ctl.n, ca->ctl.m,
-						ca->ctl.rho);
-	}
-	if (cfg.law == RAPID_LAW_QUEUE && !ca->law.compete &&
-	    ca->ctl.phase == RAPID_PHASE_STEADY && !ca->ctl.refine) {
-		u64 rate = rapid_law_drain_rate(ca->ctl.r_avg, ca->law.qd_us,
-						cfg.q_target_us + 2 * ca->law.noise_us,
-						cfg.law_t_us, rapid_p.drain_max);
-
+	rate = rapid_ctl_stream_rate(&ca->ctl, &cfg, &ca->law, ca->qd_us,
+				     rapid_min_us(f), rapid_p.drain_max);
+	if (rate != ca->ctl.r_avg)
 		rapid_schedule_init_rho(&s, rate, ca->ctl.n, ca->ctl.m, ca->ctl.rho);
-	}
 	k = rapid_cursor_start(&ca->cur, &s, RAPID_N_MAX, &eff);
 	ca->cur_done = 0;
 	ring_push(ca, &eff, id, k, seq);

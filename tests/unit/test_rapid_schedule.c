@@ -3111,6 +3111,42 @@ static void test_pace_drain(void)
 	       "pace_drain: at most drain_max below r_avg");
 	tap_eq(rapid_report_pace_rate(a, 1000, 40000, 0, true), a,
 	       "pace_drain: drain_max 0 is off");
+	/* which drain the next stream gets (rapid_ctl_stream_rate()) */
+	{
+		struct rapid_law law = { 0 };
+
+		ctl = steady_ctl(&cfg, a);
+		tap_eq(rapid_ctl_stream_rate(&ctl, &cfg, &law, 1000, 40000, 250),
+		       a - a * 25 / 1000,
+		       "stream rate: the report's law, pace_drain: r_avg less the drain");
+		tap_eq(rapid_ctl_stream_rate(&ctl, &cfg, NULL, 1000, 40000, 250), a,
+		       "stream rate: no law state: r_avg");
+		law.compete = 1;
+		tap_eq(rapid_ctl_stream_rate(&ctl, &cfg, &law, 1000, 40000, 250), a,
+		       "stream rate: competing: r_avg");
+		law.compete = 0;
+		cfg.pace_drain = 0;
+		tap_eq(rapid_ctl_stream_rate(&ctl, &cfg, &law, 1000, 40000, 250), a,
+		       "stream rate: pace_drain 0: r_avg (the drain is on ABest)");
+		cfg.pace_drain = 1;
+		cfg.law = RAPID_LAW_QUEUE;
+		law.qd_us = 12000;
+		law.noise_us = 0;
+		tap_eq(rapid_ctl_stream_rate(&ctl, &cfg, &law, 1000, 40000, 250),
+		       rapid_law_drain_rate(a, 12000, cfg.q_target_us,
+					    cfg.law_t_us, 250),
+		       "stream rate: the queue law: its drain of its own qd");
+		tap_ok(rapid_law_drain_rate(a, 12000, cfg.q_target_us,
+					    cfg.law_t_us, 250) < a,
+		       "stream rate: ... which is below r_avg here");
+		ctl.refine = 1;
+		tap_eq(rapid_ctl_stream_rate(&ctl, &cfg, &law, 1000, 40000, 250), a,
+		       "stream rate: the queue law during the refinement: r_avg");
+		cfg.law = RAPID_LAW_REPORT;
+		rapid_ctl_enter_ss(&ctl, &cfg, 2, a);
+		tap_eq(rapid_ctl_stream_rate(&ctl, &cfg, &law, 1000, 40000, 250),
+		       ctl.r_avg, "stream rate: slow start: r_avg");
+	}
 
 	/*
 	 * The jump's level: a step of 20% (30 -> 36 Mbit/s) clears the
