@@ -57,11 +57,13 @@ def parse_variant(text):
     return name, [s for s in sets.split(",") if s]
 
 
-def run_one(scenario, seed, sets, binary, jitter_ms):
+def run_one(scenario, seed, sets, binary, jitter_ms, rx_noise_us=0.0):
     with tempfile.TemporaryDirectory(prefix="card-") as out:
         cmd = [sys.executable, SIM_PY, "--scenario", scenario, "--cc", "rapid",
                "--start-jitter-ms", str(jitter_ms), "--set", f"seed={seed}",
                "--no-plots", "--jobs", "1", "--out", out]
+        if rx_noise_us:
+            cmd += ["--rx-noise-us", str(rx_noise_us)]
         if binary:
             cmd += ["--bin", binary]
         for s in sets:
@@ -95,6 +97,8 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--bin", default=None, help="engine binary (default build/sim/sim)")
     ap.add_argument("--start-jitter-ms", type=int, default=700)
+    ap.add_argument("--rx-noise-us", type=float, default=0.0,
+                    help="sim.py --rx-noise-us: the lab's delivery timing noise")
     ap.add_argument("--json", default=None, help="write every run's metrics here")
     a = ap.parse_args(argv)
     seeds = parse_seeds(a.seeds)
@@ -109,14 +113,15 @@ def main(argv=None):
             for sc in scenarios:
                 for seed in seeds:
                     jobs[(name, sc, seed)] = ex.submit(run_one, sc, seed, sets, a.bin,
-                                                       a.start_jitter_ms)
+                                                       a.start_jitter_ms, a.rx_noise_us)
     runs = {k: f.result() for k, f in jobs.items()}
     card = {}
     for name, _ in variants:
         for sc in scenarios:
             rows = [runs[(name, sc, s)] for s in seeds]
             card.setdefault(name, {})[sc] = summarise(rows, METRICS[sc])
-    print(f"# seeds {a.seeds} ({len(seeds)}), start jitter {a.start_jitter_ms} ms")
+    print(f"# seeds {a.seeds} ({len(seeds)}), start jitter {a.start_jitter_ms} ms"
+          + (f", rx noise {a.rx_noise_us} us" if a.rx_noise_us else ""))
     for sc in scenarios:
         labels = [m[0] for m in METRICS[sc]]
         print(f"{sc:10s} {'variant':14s} " + " ".join(f"{lb:>9s}" for lb in labels))

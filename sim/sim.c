@@ -122,6 +122,12 @@ static struct timer *heap_pop(void)
 /* ---- configuration ---------------------------------------------------- */
 static double duration_s = 10, sample_ms = 100, loss_pct;
 static double start_jitter_ms;	/* each flow starts up to this much later */
+/*
+ * Mean extra delay (us) of a data packet between the bottleneck and its
+ * receiver, exponential, each flow's order kept: the timing noise of the
+ * lab VM's single vCPU (softirqs that run late), 0: none (the default).
+ */
+static double rx_noise_us;
 static uint64_t rate_bps;		/* bottleneck, bit/s */
 static uint32_t buffer_pkts = 100;
 static uint64_t rng = 88172645463325252ULL;
@@ -181,6 +187,22 @@ static double urand(void)
  * random losses' draws as they are */
 static uint64_t cc_rng = 0x2545F4914F6CDD1DULL;
 
+/* rx_noise_us' own stream too */
+static uint64_t noise_rng = 0x9FB21C651E98DF25ULL;
+
+static tns rx_noise(void)
+{
+	double u;
+
+	if (!(rx_noise_us > 0))
+		return 0;
+	noise_rng ^= noise_rng << 13;
+	noise_rng ^= noise_rng >> 7;
+	noise_rng ^= noise_rng << 17;
+	u = ((noise_rng >> 11) + 1) * (1.0 / 9007199254740993.0);
+	return (tns)(-log(u) * rx_noise_us * 1e3);
+}
+
 uint32_t sim_random_u32(void)
 {
 	cc_rng ^= cc_rng << 13;
@@ -227,7 +249,7 @@ static void link_done(void *arg)
 		struct flow *f = &flows[p.src];
 
 		if (!(loss_pct > 0 && urand() * 100.0 < loss_pct))
-			data_pipe_push(f, p.seq, sim_now + f->fwd);
+			data_pipe_push(f, p.seq, sim_now + f->fwd + rx_noise());
 		else
 			random_losses++;
 	}
@@ -811,6 +833,12 @@ static void data_pipe_push(struct flow *f, uint32_t seq, tns t)
 		f->dq_cap = ncap;
 		f->dq_h = 0;
 	}
+	/*
+	 * The pipe is a FIFO: a packet that drew less rx_noise_us than the
+	 * one before it arrives right after that one, never before it
+	 */
+	if (f->dq_n && t < f->dq_t[(f->dq_h + f->dq_n - 1) % f->dq_cap])
+		t = f->dq_t[(f->dq_h + f->dq_n - 1) % f->dq_cap];
 	f->dq_seq[(f->dq_h + f->dq_n) % f->dq_cap] = seq;
 	f->dq_t[(f->dq_h + f->dq_n) % f->dq_cap] = t;
 	if (!f->dq_n)
@@ -1214,10 +1242,15 @@ static int read_config(const char *path)
 			sscanf(line, "%*s %llu", &s);
 			rng ^= s * 0x9E3779B97F4A7C15ULL;
 			cc_rng ^= s * 0xD1B54A32D192ED03ULL;
+			noise_rng ^= s * 0xBF58476D1CE4E5B9ULL;
 		} else if (!strcmp(key, "start_jitter_ms")) {
 			sscanf(line, "%*s %lf", &start_jitter_ms);
 			if (!(start_jitter_ms >= 0 && start_jitter_ms <= 1000))
 				start_jitter_ms = 0;
+		} else if (!strcmp(key, "rx_noise_us")) {
+			sscanf(line, "%*s %lf", &rx_noise_us);
+			if (!(rx_noise_us >= 0 && rx_noise_us <= 100000))
+				rx_noise_us = 0;
 		} else if (!strcmp(key, "rate_kbit")) {
 			unsigned long long r;
 

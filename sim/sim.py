@@ -94,7 +94,7 @@ def param_int(v):
     return int(s)
 
 
-def run_config(plan, run, rdir, seed, start_jitter_ms=0.0):
+def run_config(plan, run, rdir, seed, start_jitter_ms=0.0, rx_noise_us=0.0):
     """The engine's input for one run (sim/sim.c, read_config())."""
     b = run["bottleneck"]
     rtts = [s["rtt_ms"] for s in run["senders"]]
@@ -104,6 +104,8 @@ def run_config(plan, run, rdir, seed, start_jitter_ms=0.0):
              f"rate_kbit {b['rate_kbit']}", f"buffer_pkts {b['buffer_pkts']}",
              f"loss_pct {float(b.get('loss_pct') or 0)}",
              f"start_jitter_ms {start_jitter_ms}"]
+    if rx_noise_us:
+        lines.append(f"rx_noise_us {rx_noise_us}")
     mp = run["modparams"] or {}
     seen = {m: {k: str(v) for k, v in ps.items()} for m, ps in mp.items()}
     lines.append("modparams_json " + json.dumps(seen))
@@ -165,6 +167,11 @@ def main():
                     help="move each flow's start later by up to this many ms, "
                          "drawn from the seed (--set seed=K): repeated runs of "
                          "one scenario that differ by their starts")
+    ap.add_argument("--rx-noise-us", type=float, default=0.0,
+                    help="delay every data packet between the bottleneck and "
+                         "its receiver by an exponential time of this mean "
+                         "(us), each flow's order kept: the lab VM's timing "
+                         "noise (docs/sim.md); 0, the default: none")
     a = ap.parse_args()
     t0 = time.time()
     try:
@@ -192,7 +199,8 @@ def main():
         os.makedirs(rdir, exist_ok=True)
         cfg = os.path.join(rdir, "sim.cfg")
         with open(cfg, "w") as f:
-            f.write(run_config(plan, run, rdir, seed, a.start_jitter_ms))
+            f.write(run_config(plan, run, rdir, seed, a.start_jitter_ms,
+                               a.rx_noise_us))
         jobs.append((cfg, rdir, a.bin))
     for cfg, rdir, binary in jobs:	# parameters the engine refuses
         p = subprocess.run([binary, "--check", cfg], capture_output=True, text=True)
