@@ -223,6 +223,13 @@
 #define RAPID_COUNT_UP_MILLI_MAX	1000U
 #define RAPID_DEF_CUT_MAX	125U
 #define RAPID_CUT_MAX_MAX	1000U
+/*
+ * Opt-in (0: off, cut_max alone): a standing queue deepens that bound to
+ * its share of the drain's T, qd / T (ours, rapid_cut_bound(),
+ * docs/rapid-deviations.md#cut-deep; with cut_max 50 and fair_pkts 32,
+ * the paper's scale).
+ */
+#define RAPID_DEF_CUT_DEEP	0U
 #define RAPID_DEF_HOLD_MILLI	200U
 #define RAPID_HOLD_MILLI_MAX	1000U
 /*
@@ -694,6 +701,10 @@ struct rapid_cfg {
 	u16 fair_pkts;		/* the fair cut's share of the queue,
 				 * packets (rapid_ctl_fair_cut(); 0: off)
 				 */
+	u32 cut_t_us;		/* the drain's T, us, against which qd_us
+				 * deepens cut_max (rapid_cut_bound(); set
+				 * per ABest by the caller, 0: cut_max alone)
+				 */
 	u32 qd_us;		/* the standing queue, us; set per ABest
 				 * by the caller (0: none or unknown)
 				 */
@@ -755,6 +766,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->hold_milli = RAPID_DEF_HOLD_MILLI;
 	cfg->cut_share_us = RAPID_DEF_CUT_SHARE_MS * 1000U;
 	cfg->fair_pkts = RAPID_DEF_FAIR_PKTS;
+	cfg->cut_t_us = 0;
 	cfg->qd_us = 0;
 	cfg->queue_free = 0;
 	cfg->reorders = 0;
@@ -1973,6 +1985,28 @@ static inline u64 rapid_ctl_fair_cut(u64 r, u32 qd_us, u32 prev_qd_us,
 }
 
 /*
+ * The largest cut of r_avg by one estimate, 1/1000: cut_max, or the
+ * standing queue's share of the drain time T, qd / T, when that is larger
+ * (at most RAPID_CUT_MAX_MAX; t_us 0: cut_max alone).  Small cuts keep a
+ * flow's rate through its estimator's noise and many flows' aggregate
+ * near the link after an overshoot (one estimate of each of n flows shows
+ * it); a queue that has grown to a share of T says the flows together
+ * send that much too fast, and they must be able to give it up within a
+ * few estimates (docs/rapid-deviations.md#cut-deep).
+ */
+static inline u32 rapid_cut_bound(u32 cut_max, u32 qd_us, u32 t_us)
+{
+	u64 deep;
+
+	if (!t_us || !qd_us)
+		return cut_max;
+	if (qd_us >= t_us)
+		return RAPID_CUT_MAX_MAX;
+	deep = div_u64((u64)qd_us * RAPID_CUT_MAX_MAX, t_us);
+	return deep > cut_max ? (u32)deep : cut_max;
+}
+
+/*
  * A steady-state estimate `abest` below r_avg under the report's law: the
  * rate to adopt (ours, docs/rapid-deviations.md#many-flows).  The report
  * adopts it at once.  With n flows on a link each flow's ABest is the link
@@ -1982,21 +2016,24 @@ static inline u64 rapid_ctl_fair_cut(u64 r, u32 qd_us, u32 prev_qd_us,
  * after each overshoot, and equal cuts leave the shares where they were.
  * So one estimate cuts at most cfg->cut_max / 1000 of r_avg (a
  * multiplicative bound: the larger flow gives up more, which drives the
- * shares together), and the next estimates cut again if the queue says
- * so.  And a lower estimate within cfg->hold_milli / 1000 of r_avg while
- * there is no standing queue (cfg->queue_free) is the estimator's noise:
- * were r_avg above the avail-bw, a queue would be building (a lone flow at
- * 95% of the avail-bw got a pair of estimates 15% low every 1.5 s and sat
- * at 90% of it).
+ * shares together), or the standing queue's share of T when that is
+ * larger (rapid_cut_bound()), and the next estimates cut again if the
+ * queue says so.  And a lower estimate within cfg->hold_milli / 1000 of
+ * r_avg while there is no standing queue (cfg->queue_free) is the
+ * estimator's noise: were r_avg above the avail-bw, a queue would be
+ * building (a lone flow at 95% of the avail-bw got a pair of estimates 15%
+ * low every 1.5 s and sat at 90% of it).
  */
 static inline u64 rapid_ctl_decrease_to(const struct rapid_ctl *ctl,
 					const struct rapid_cfg *cfg, u64 abest)
 {
 	u64 r = ctl->r_avg, floor;
-	u32 cut = cfg->cut_max;
+	u32 cut;
 
 	if (abest >= r)
 		return abest;
+	cut = cfg->cut_max ? rapid_cut_bound(cfg->cut_max, cfg->qd_us,
+					     cfg->cut_t_us) : 0;
 	/* r <= RAPID_RATE_MAX < 2^34, the shares <= 1000 < 2^10 */
 	if (cfg->queue_free && cfg->hold_milli &&
 	    r - abest <= div_u64(r * cfg->hold_milli, 1000))

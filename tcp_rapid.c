@@ -407,8 +407,10 @@ CC_PARAM(jump_milli, rapid_p_jump, 0644, 1000, 0, 1000, "1/1000",
 	 "report's law: share of the gap to a step up of ABest adopted at once (at most r_avg / 4) when the newest 3 estimates agree on it; off for 8 srtt when later estimates show others took it too; 0 = off (Eq. 6 alone)");
 CC_PARAM(accel_max, rapid_p_accel_max, 0644, RAPID_DEF_ACCEL_MAX, 0, RAPID_ACCEL_MAX_MAX, "halvings",
 	 "report's law: while ABest stays 1/8 to 1/2 of r_avg above r_avg (newest 3 estimates within r_avg / 2, no standing queue), each srtt halves Eq. 6's tau once more, at most this many times; an overshoot while accelerating locks it out for 8 srtt and more, or until the estimates reach a new level; 0 = off");
-CC_PARAM(cut_max, rapid_p_cut_max, 0644, 125, 1, 1000, "1/1000",
-	 "report's law: one lower estimate cuts r_avg by at most this share of it, 1000 = adopt it at once (the report's rule)");
+CC_PARAM(cut_max, rapid_p_cut_max, 0644, RAPID_DEF_CUT_MAX, 1, RAPID_CUT_MAX_MAX, "1/1000",
+	 "report's law: one lower estimate cuts r_avg by at most this share of it (or the standing queue's share of the base RTT when larger, cut_deep), 1000 = adopt it at once (the report's rule)");
+CC_PARAM(cut_deep, rapid_p_cut_deep, 0644, RAPID_DEF_CUT_DEEP, 0, 1, "boolean",
+	 "report's law, opt-in: a standing queue deepens cut_max to its share of the base RTT (at least 10 ms), so that flows that overshot together give it up within a few estimates (with cut_max=50 fair_pkts=32: 100 flows at 1 Gbit/s fair and the link used; 12 flows at 50 Mbit/s converge more slowly after their joins); 0 = cut_max alone (the default)");
 CC_PARAM_OFF(hold_milli, rapid_p_hold, 0644, 200, 1, 1000, "1/1000",
 	     "report's law: a lower estimate within this share of r_avg is ignored while there is no standing queue, 0 = off");
 CC_PARAM_OFF(share_pkts, rapid_p_share_pkts, 0644, 0, 1, 64, "packets",
@@ -441,7 +443,8 @@ static_assert(RAPID_DEF_JUMP_MILLI == 1000 && RAPID_JUMP_MILLI_MAX == 1000);
 static_assert(RAPID_DEF_INIT_KBPS == 100 && RAPID_KBPS_MIN == 10 &&
 	      RAPID_KBPS_MAX == 100000000);
 static_assert(RAPID_DEF_TAU_MS == 1200 && RAPID_TAU_MAX_MS == 60000);
-static_assert(RAPID_DEF_CUT_MAX == 125 && RAPID_CUT_MAX_MAX == 1000);
+static_assert(RAPID_DEF_CUT_MAX == 125 && RAPID_CUT_MAX_MAX == 1000 &&
+	      RAPID_DEF_CUT_DEEP == 0);
 static_assert(RAPID_DEF_HOLD_MILLI == 200 && RAPID_HOLD_MILLI_MAX == 1000);
 static_assert(RAPID_DEF_SHARE_PKTS == 0 && RAPID_SHARE_PKTS_MAX == 64);
 static_assert(RAPID_DEF_CUT_SHARE_MS == 0 && RAPID_CUT_SHARE_MS_MIN == 100 &&
@@ -584,6 +587,7 @@ static void rapid_load_cfg(struct rapid_cfg *cfg)
 	cfg->hold_milli = READ_ONCE(rapid_p_hold.val);
 	cfg->cut_share_us = READ_ONCE(rapid_p_cut_share.val) * 1000U;
 	cfg->fair_pkts = READ_ONCE(rapid_p_fair_pkts.val);
+	cfg->cut_t_us = 0;
 	cfg->qd_us = 0;
 	cfg->queue_free = 0;
 	cfg->reorders = 0;
@@ -860,6 +864,8 @@ static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest,
 	if (ca->ring) {
 		ca->ring->abest_kbps = rapid_rate_to_kbps(abest);
 		cfg.qd_us = ca->ring->qd_us;
+		if (READ_ONCE(rapid_p_cut_deep.val))
+			cfg.cut_t_us = rapid_drain_t_us(rapid_base_rtt_us(sk));
 		cfg.queue_free =
 			rapid_queue_free_share(ca->ring->qd_us,
 					       rapid_base_rtt_us(sk),

@@ -154,7 +154,7 @@ struct rapid_params {
 		 adapt_tau, compete, compete_pkts, keep_milli, keep_ms, keep_arm_ms,
 		 count_flows, probe_milli,
 		 jump_milli, accel_max, median, ss_exit_dr, ss_refine, refine_m,
-		 f_milli, cut_max, hold_milli, cut_share_ms,
+		 f_milli, cut_max, cut_deep, hold_milli, cut_share_ms,
 		 ack_noise_us, ack_noise_mult, stream_slots, mark_data, count_report,
 		 share_pkts, count_up_milli, fair_pkts, pace_drain, bias_milli;
 };

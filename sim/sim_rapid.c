@@ -30,7 +30,8 @@ struct rapid_params rapid_p = {
 	.count_flows = 1,
 	.probe_milli = 20, .jump_milli = RAPID_DEF_JUMP_MILLI,
 	.accel_max = RAPID_DEF_ACCEL_MAX,
-	.cut_max = RAPID_DEF_CUT_MAX, .hold_milli = RAPID_DEF_HOLD_MILLI,
+	.cut_max = RAPID_DEF_CUT_MAX, .cut_deep = RAPID_DEF_CUT_DEEP,
+	.hold_milli = RAPID_DEF_HOLD_MILLI,
 	.cut_share_ms = RAPID_DEF_CUT_SHARE_MS,
 	.median = RAPID_DEF_MEDIAN, .ss_refine = RAPID_DEF_SS_REFINE,
 	.refine_m = RAPID_DEF_REFINE_M,
@@ -83,6 +84,7 @@ static const struct {
 	{ "jump_milli", &rapid_p.jump_milli, 0, RAPID_JUMP_MILLI_MAX, false },
 	{ "accel_max", &rapid_p.accel_max, 0, RAPID_ACCEL_MAX_MAX, false },
 	{ "cut_max", &rapid_p.cut_max, 1, RAPID_CUT_MAX_MAX, false },
+	{ "cut_deep", &rapid_p.cut_deep, 0, 1, false },
 	{ "hold_milli", &rapid_p.hold_milli, 1, RAPID_HOLD_MILLI_MAX, true },
 	{ "share_pkts", &rapid_p.share_pkts, 1, RAPID_SHARE_PKTS_MAX, true },
 	{ "fair_pkts", &rapid_p.fair_pkts, 1, RAPID_FAIR_PKTS_MAX, true },
@@ -347,6 +349,7 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->count_report = (u8)rapid_p.count_report;
 	cfg->count_up_milli = (u16)rapid_p.count_up_milli;
 	cfg->fair_pkts = (u16)rapid_p.fair_pkts;
+	cfg->cut_t_us = 0;
 	cfg->qd_us = 0;
 	cfg->queue_free = 0;
 	cfg->reorders = 0;	/* the engine delivers in order */
@@ -415,6 +418,8 @@ static void on_abest(struct flow *f, uint32_t id, u64 abest, u64 ss_r1_cap)
 		cfg.ss_exit_cap = rapid_kbps_to_rate(ca->dr_max.s[0].v) *
 				  rapid_p.ss_exit_dr / 1000;
 	cfg.qd_us = ca->qd_us;
+	if (rapid_p.cut_deep)
+		cfg.cut_t_us = rapid_drain_t_us(rapid_min_us(f));
 	cfg.queue_free = rapid_queue_free_share(ca->qd_us, rapid_min_us(f),
 						ca->ctl.r_avg, SIM_MSS,
 						rapid_p.share_pkts);

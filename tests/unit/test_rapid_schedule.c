@@ -1017,6 +1017,46 @@ static void test_bounded_decrease(void)
 	rapid_ctl_on_abest(&ctl, &cfg, 14, 0, P_FULL);
 	tap_eq(ctl.r_avg, r - r / 1000, "cut_max = 1: 1/1000 per estimate");
 
+	/* the deep cut: a standing queue's share of T deepens the bound */
+	tap_eq(rapid_cut_bound(125, 0, 100000), 125, "cut_deep: no queue: cut_max");
+	tap_eq(rapid_cut_bound(125, 20000, 0), 125, "cut_deep: T 0 (off): cut_max");
+	tap_eq(rapid_cut_bound(125, 12000, 100000), 125,
+	       "cut_deep: 12 ms of 100 ms (120/1000) is below cut_max: cut_max");
+	tap_eq(rapid_cut_bound(50, 12000, 100000), 120,
+	       "cut_deep: ... above cut_max 50: 120/1000");
+	tap_eq(rapid_cut_bound(125, 30000, 100000), 300,
+	       "cut_deep: 30 ms of 100 ms: 300/1000");
+	tap_eq(rapid_cut_bound(125, 100000, 100000), RAPID_CUT_MAX_MAX,
+	       "cut_deep: a queue of T: no bound");
+	tap_eq(rapid_cut_bound(125, U32_MAX, 10000), RAPID_CUT_MAX_MAX,
+	       "cut_deep: qd U32_MAX: no bound, no overflow");
+	tap_eq(rapid_cut_bound(125, U32_MAX - 1, U32_MAX), 999,
+	       "cut_deep: qd and T near U32_MAX: no overflow");
+	tap_eq(rapid_cut_bound(1000, 1, 10000), 1000,
+	       "cut_deep: cut_max 1000 stays the report's rule");
+	rapid_cfg_default(&cfg);
+	tap_eq(cfg.cut_t_us, 0, "cut_deep: no drain time by default (the caller sets it)");
+	r = 125000000;
+	cfg.qd_us = 30000;
+	cfg.cut_t_us = 100000;
+	ctl = steady_ctl(&cfg, r);
+	rapid_ctl_on_abest(&ctl, &cfg, 16, 50000000, P_FULL);
+	tap_eq(ctl.r_avg, r - r * 300 / 1000,
+	       "cut_deep: a 30 ms queue at T 100 ms: 400 Mbit/s cuts 30%%, not 1/8");
+	ctl = steady_ctl(&cfg, r);
+	rapid_ctl_on_abest(&ctl, &cfg, 17, r - r / 5, P_FULL);
+	tap_eq(ctl.r_avg, r - r / 5, "cut_deep: ... an estimate 20%% low is adopted");
+	cfg.qd_us = 2000;
+	ctl = steady_ctl(&cfg, r);
+	rapid_ctl_on_abest(&ctl, &cfg, 18, r - r / 5, P_FULL);
+	tap_eq(ctl.r_avg, r - r / 8, "cut_deep: a 2 ms queue: cut_max's 1/8");
+	cfg.qd_us = 30000;
+	cfg.cut_max = 0;
+	ctl = steady_ctl(&cfg, r);
+	rapid_ctl_on_abest(&ctl, &cfg, 19, 50000000, P_FULL);
+	tap_eq(ctl.r_avg, 50000000, "cut_deep: cut_max 0 (not a module value): still no bound");
+	rapid_cfg_default(&cfg);
+
 	/* slow start's exit refinement ends at a lower estimate unbounded */
 	rapid_cfg_default(&cfg);
 	ctl = steady_ctl(&cfg, r);

@@ -42,7 +42,7 @@ for bad in n=129 m=1000 m=4001 ss_n_max=1 tau_ms=0 pacing_shift=11 loss_factor=9
 	fixed_rate_kbps=5 inject_abest_kbps=100000001 min_rate_kbps=200000000 \
 	mark_data=2 sender_estimate=2 ack_noise_us=1001 f_milli=999 f_milli=1000001 \
 	median=0 median=8 ss_refine=256 refine_m=1000 refine_m=4001 \
-	pace_drain=2 bias_milli=251; do
+	pace_drain=2 bias_milli=251 cut_deep=2 cut_max=0 cut_max=1001; do
 	kt_check_not "writing ${bad%%=*}=${bad#*=} is refused" \
 		bash -c "echo ${bad#*=} > $RAPID_P/${bad%%=*}"
 done
