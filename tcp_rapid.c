@@ -862,13 +862,14 @@ static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest,
 			div_u64(rapid_kbps_to_rate(minmax_get(&ca->ring->dr_max)) *
 				exit_dr, 1000);
 	if (ca->ring) {
+		u32 base_us = rapid_base_rtt_us(sk);
+
 		ca->ring->abest_kbps = rapid_rate_to_kbps(abest);
 		cfg.qd_us = ca->ring->qd_us;
 		if (READ_ONCE(rapid_p_cut_deep.val))
-			cfg.cut_t_us = rapid_drain_t_us(rapid_base_rtt_us(sk));
+			cfg.cut_t_us = rapid_drain_t_us(base_us);
 		cfg.queue_free =
-			rapid_queue_free_share(ca->ring->qd_us,
-					       rapid_base_rtt_us(sk),
+			rapid_queue_free_share(ca->ring->qd_us, base_us,
 					       ca->ctl.r_avg,
 					       tcp_sk(sk)->mss_cache,
 					       READ_ONCE(rapid_p_share_pkts.val));

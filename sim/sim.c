@@ -175,12 +175,18 @@ static int nscheds;
 
 static char modparams_json[4096] = "{}";
 
+/* One xorshift64 step of stream *s; the new state. */
+static uint64_t xorshift64(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
 static double urand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (rng >> 11) * (1.0 / 9007199254740992.0);
+	return (xorshift64(&rng) >> 11) * (1.0 / 9007199254740992.0);
 }
 
 /* the algorithms' own stream (PERT's draws), so that they leave the
@@ -196,19 +202,13 @@ static tns rx_noise(void)
 
 	if (!(rx_noise_us > 0))
 		return 0;
-	noise_rng ^= noise_rng << 13;
-	noise_rng ^= noise_rng >> 7;
-	noise_rng ^= noise_rng << 17;
-	u = ((noise_rng >> 11) + 1) * (1.0 / 9007199254740993.0);
+	u = ((xorshift64(&noise_rng) >> 11) + 1) * (1.0 / 9007199254740993.0);
 	return (tns)(-log(u) * rx_noise_us * 1e3);
 }
 
 uint32_t sim_random_u32(void)
 {
-	cc_rng ^= cc_rng << 13;
-	cc_rng ^= cc_rng >> 7;
-	cc_rng ^= cc_rng << 17;
-	return (uint32_t)(cc_rng >> 32);
+	return (uint32_t)(xorshift64(&cc_rng) >> 32);
 }
 
 /* ---- the bottleneck: drop-tail FIFO in packets ------------------------- */

@@ -410,6 +410,7 @@ static void on_abest(struct flow *f, uint32_t id, u64 abest, u64 ss_r1_cap)
 {
 	struct rapid *ca = f->ca;
 	struct rapid_cfg cfg;
+	u32 base_us = rapid_min_us(f);
 
 	cfg_load(&cfg);
 	rapid_cfg_steady_floor(&cfg, &ca->ctl, SIM_MSS, flow_srtt_us(f));
@@ -419,8 +420,8 @@ static void on_abest(struct flow *f, uint32_t id, u64 abest, u64 ss_r1_cap)
 				  rapid_p.ss_exit_dr / 1000;
 	cfg.qd_us = ca->qd_us;
 	if (rapid_p.cut_deep)
-		cfg.cut_t_us = rapid_drain_t_us(rapid_min_us(f));
-	cfg.queue_free = rapid_queue_free_share(ca->qd_us, rapid_min_us(f),
+		cfg.cut_t_us = rapid_drain_t_us(base_us);
+	cfg.queue_free = rapid_queue_free_share(ca->qd_us, base_us,
 						ca->ctl.r_avg, SIM_MSS,
 						rapid_p.share_pkts);
 	rapid_ctl_on_abest_law(&ca->ctl, &cfg, &ca->hist, &ca->law, id, abest,
