@@ -194,6 +194,16 @@ try:
 except bs.ScenarioError:
     T.check("an unknown aqm is refused", True)
 topo0 = bs.shell_run(plan, 0, "/tmp/x")
+# cbrsteady (docs/rapid-deviations.md#cbr-steady): a lone flow beside one
+# CBR stream that runs the whole time; 1 BDP at 50 Mbit/s, 100 ms is
+# 625000 B = 412.8 frames of 1514 B -> 413
+cs = bs.resolve(bs.load("cbrsteady"))["runs"][0]
+T.check("cbrsteady: one flow, 10 Mbit/s of CBR for the whole run, 413-packet buffer, "
+        "measured from 5 s",
+        len(cs["flows"]) == 1 and cs["flows"][0]["rtt_ms"] == 100
+        and [(c["rate_mbit"], c["start_s"], c["stop_s"]) for c in cs["cbr"]] == [(10.0, 0.0, 25.0)]
+        and cs["bottleneck"]["buffer_pkts"] == 413 and cs["bottleneck"]["rate_kbit"] == 50000
+        and cs["analysis"]["from_s"] == 5, f"got {cs}")
 plan_r = bs.resolve(doc, None, ["receiver.rmem_kb=8192"])
 T.check("receiver.rmem_kb: the receiver's buffer goes to lab_dumbbell; 0 leaves the kernel's",
       "--rcv-rmem 8388608" in bs.shell_run(plan_r, 0, "/tmp/x") and "--rcv-rmem" not in topo0)
