@@ -265,6 +265,17 @@
 #define RAPID_FAIR_PKTS_MAX	1024U
 #define RAPID_FAIR_TAU_SHIFT	2
 
+/*
+ * Opt-in (0: off): the equal additive increase (ours, rapid_ctl_ai_step(),
+ * docs/rapid-deviations.md#additive): while the flow holds fewer than
+ * ai_pkts of its own packets in the standing queue, every estimate that
+ * does not cut r_avg raises it by at least the rate of ai_pkts packets
+ * per RAPID_AI_T_US, times l / tau (measured with 4).
+ */
+#define RAPID_DEF_AI_PKTS	0U
+#define RAPID_AI_PKTS_MAX	64U
+#define RAPID_AI_T_US		50000U	/* 50 ms */
+
 /* Persistent-loss response: r_avg *= loss_factor / 1000 (1000 = off). */
 #define RAPID_DEF_LOSS_FACTOR	700U
 #define RAPID_LOSS_FACTOR_MIN	100U
@@ -701,6 +712,11 @@ struct rapid_cfg {
 	u16 fair_pkts;		/* the fair cut's share of the queue,
 				 * packets (rapid_ctl_fair_cut(); 0: off)
 				 */
+	u16 ai_pkts;		/* the equal additive increase: packets
+				 * per RAPID_AI_T_US, and the flow's part
+				 * of the queue where it stops
+				 * (rapid_ctl_ai_step(); 0: off)
+				 */
 	u32 cut_t_us;		/* the drain's T, us, against which qd_us
 				 * deepens cut_max (rapid_cut_bound(); set
 				 * per ABest by the caller, 0: cut_max alone)
@@ -766,6 +782,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->hold_milli = RAPID_DEF_HOLD_MILLI;
 	cfg->cut_share_us = RAPID_DEF_CUT_SHARE_MS * 1000U;
 	cfg->fair_pkts = RAPID_DEF_FAIR_PKTS;
+	cfg->ai_pkts = RAPID_DEF_AI_PKTS;
 	cfg->cut_t_us = 0;
 	cfg->qd_us = 0;
 	cfg->queue_free = 0;
@@ -1985,6 +2002,46 @@ static inline u64 rapid_ctl_fair_cut(u64 r, u32 qd_us, u32 prev_qd_us,
 }
 
 /*
+ * rapid_ctl_ai_step() - the equal additive increase (ours,
+ * docs/rapid-deviations.md#additive).  Eq. 6 raises r_avg by l / tau of
+ * ABest - r_avg, and a flow's ABest comes out of its own stream's range
+ * of rates: at a larger share the gap it reads is larger (rttfair in the
+ * scale engine: 27 against 22 Mbit/s of r_avg, 15 against 13), and its
+ * cuts are a share of r_avg.  Increases and decreases in proportion to
+ * the rate leave any split where it is (Chiu and Jain); an increase the
+ * same for every flow, with decreases in proportion, moves the shares
+ * together.  So every estimate that does not cut raises r_avg by at least
+ * @pkts packets per RAPID_AI_T_US, times l / tau (l the duration of a
+ * stream at r_avg): at 4 packets of 1448 B about 0.8 Mbit/s per second
+ * with tau 1.2 s, whatever the flow's rate.  It stops while the flow
+ * holds @pkts of its own packets in the standing queue, qd * r_avg
+ * (FAST TCP's alpha): n flows that all add it stand at most n * @pkts
+ * packets of queue before their estimates say the link is full.  Returns
+ * the increase in B/s, 0 when it does not apply.
+ */
+static inline u64 rapid_ctl_ai_step(u64 r, u32 qd_us, u32 pkts, u32 n,
+				    u32 mss, u64 tau_ns)
+{
+	u64 held, want, ai;
+
+	if (!pkts || !r || !mss)
+		return 0;
+	if (pkts > RAPID_AI_PKTS_MAX)
+		pkts = RAPID_AI_PKTS_MAX;
+	if (r > RAPID_RATE_MAX)
+		r = RAPID_RATE_MAX;
+	held = rapid_queue_held(qd_us, r);
+	want = (u64)pkts * mss;		/* < 2^6 * 2^16 */
+	if (held >= want)
+		return 0;
+	/* B/s: (want - held) * 10^6 < 2^22 * 2^20 */
+	ai = div_u64((want - held) * RAPID_USEC_PER_SEC, RAPID_AI_T_US);
+	/* ai < 2^23, the fraction <= 2^24 */
+	return (ai * rapid_stream_tau_frac(n, mss, r, tau_ns)) >>
+	       RAPID_FRAC_SHIFT;
+}
+
+/*
  * The largest cut of r_avg by one estimate, 1/1000: cut_max, or the
  * standing queue's share of the drain time T, qd / T, when that is larger
  * (at most RAPID_CUT_MAX_MAX; t_us 0: cut_max alone).  Small cuts keep a
@@ -2242,12 +2299,19 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 						  cfg->fair_pkts, ctl->n, mss,
 						  cfg->tau_ns);
 		if (!next) {
-			u64 tau = cfg->tau_ns;
+			u64 tau = cfg->tau_ns, ai;
 
 			if (counting && law->n_est > RAPID_NEST_ONE)
 				tau = div_u64(tau * law->n_est, RAPID_NEST_ONE);
 			next = rapid_filter_increase(ctl->r_avg, abest, ctl->n,
 						     mss, tau >> acc);
+			ai = ctl->r_avg + rapid_ctl_ai_step(ctl->r_avg,
+							    cfg->qd_us,
+							    cfg->ai_pkts,
+							    ctl->n, mss,
+							    cfg->tau_ns);
+			if (ai > next)
+				next = ai;
 		}
 
 		next = rapid_rate_clamp(next, cfg->min_rate, cfg->max_rate);
@@ -2266,8 +2330,14 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 			abest = rapid_ctl_decrease_to(ctl, cfg, abest);
 		if (law)
 			abest = rapid_law_keep(law, ctl->r_avg, abest);
+		if (!refining && abest == ctl->r_avg)	/* held: noise */
+			abest += rapid_ctl_ai_step(ctl->r_avg, cfg->qd_us,
+						   cfg->ai_pkts, ctl->n, mss,
+						   cfg->tau_ns);
 		abest = rapid_rate_clamp(abest, cfg->min_rate, cfg->max_rate);
-		ev = abest == ctl->r_avg ? RAPID_EV_NONE : RAPID_EV_DECREASE;
+		ev = abest == ctl->r_avg ? RAPID_EV_NONE :
+		     abest > ctl->r_avg ? RAPID_EV_INCREASE :
+		     RAPID_EV_DECREASE;
 		ctl->r_avg = abest;
 	}
 	if (hist)

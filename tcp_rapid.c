@@ -418,6 +418,9 @@ CC_PARAM_OFF(share_pkts, rapid_p_share_pkts, 0644, 0, 1, 64, "packets",
 CC_PARAM_OFF(fair_pkts, rapid_p_fair_pkts, 0644, RAPID_DEF_FAIR_PKTS, 1,
 	     RAPID_FAIR_PKTS_MAX, "packets",
 	     "report's law, opt-in: while the standing queue holds more than this many of the flow's own packets (qd * r_avg), a higher estimate does not raise r_avg but moves it towards the rate that would hold this many, with the time constant tau / 4, unless the queue is draining, so that flows at a larger share give way to those at a smaller one (32 measured: fairer joins; a lone flow at 1 Gbit/s uses less of the link); 0 = off, Eq. 6 alone (the default)");
+CC_PARAM_OFF(ai_pkts, rapid_p_ai_pkts, 0644, RAPID_DEF_AI_PKTS, 1,
+	     RAPID_AI_PKTS_MAX, "packets",
+	     "report's law, opt-in: every estimate that does not cut raises r_avg by at least this many packets per 50 ms, times the stream's share of tau, the same for every flow whatever its rate, until the flow holds this many of its own packets in the standing queue, so that the shares of flows that see the same queue move together (4 measured: 12 flows at 50 Mbit/s fairer, the queue a few packets longer); 0 = off, Eq. 6 alone (the default)");
 CC_PARAM_OFF(cut_share_ms, rapid_p_cut_share, 0644, RAPID_DEF_CUT_SHARE_MS,
 	     RAPID_CUT_SHARE_MS_MIN, RAPID_CUT_SHARE_MS_MAX, "ms",
 	     "report's law, opt-in: a lower estimate's cut is scaled by r_avg over the highest estimate of about this long (5000 measured), so n flows together cut an overshoot about once, not n times; 0 = off, each cuts all of it (the default: at 1 Gbit/s with 24-100 flows it cost fairness)");
@@ -587,6 +590,7 @@ static void rapid_load_cfg(struct rapid_cfg *cfg)
 	cfg->hold_milli = READ_ONCE(rapid_p_hold.val);
 	cfg->cut_share_us = READ_ONCE(rapid_p_cut_share.val) * 1000U;
 	cfg->fair_pkts = READ_ONCE(rapid_p_fair_pkts.val);
+	cfg->ai_pkts = READ_ONCE(rapid_p_ai_pkts.val);
 	cfg->cut_t_us = 0;
 	cfg->qd_us = 0;
 	cfg->queue_free = 0;

@@ -156,7 +156,8 @@ struct rapid_params {
 		 jump_milli, accel_max, median, ss_exit_dr, ss_refine, refine_m,
 		 f_milli, cut_max, cut_deep, hold_milli, cut_share_ms,
 		 ack_noise_us, ack_noise_mult, stream_slots, mark_data, count_report,
-		 share_pkts, count_up_milli, fair_pkts, pace_drain, bias_milli;
+		 share_pkts, count_up_milli, fair_pkts, pace_drain, bias_milli,
+		 ai_pkts;
 };
 extern struct rapid_params rapid_p;
 int rapid_param_set(const char *name, unsigned val);

@@ -1258,6 +1258,75 @@ static void test_fair_cut(void)
 	       "fair cut: ... 29 -> 18.5 ms (draining): it rises (Eq. 6)");
 }
 
+/*
+ * r_avg after one estimate `abest` at 5000000 B/s in steady state with
+ * ai_pkts `pkts`, a standing queue of qd_us (queue_free as given) and
+ * tau 1.2 s; the stream of 30 x 1448 B lasts 8.688 ms, 121467 / 2^24 of
+ * tau.
+ */
+static u64 ai_ctl_step(u32 pkts, u32 qd_us, u8 queue_free, u64 abest)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+
+	rapid_cfg_default(&cfg);
+	cfg.ai_pkts = pkts;
+	cfg.tau_ns = 1200ULL * RAPID_NSEC_PER_MSEC;
+	ctl = steady_ctl(&cfg, 5000000);
+	ctl.refine = 0;
+	cfg.qd_us = qd_us;
+	cfg.queue_free = queue_free;
+	rapid_ctl_on_abest(&ctl, &cfg, 11, abest, 1448);
+	return ctl.r_avg;
+}
+
+static void test_ai_step(void)
+{
+	/* 40 Mbit/s = 5000000 B/s; 4 packets of 1448 B are 5792 B, 1.1584 ms */
+	const u64 r = 5000000, tau = 1200ULL * RAPID_NSEC_PER_MSEC;
+	struct rapid_cfg cfg;
+
+	tap_eq(rapid_stream_tau_frac(30, 1448, r, tau), 121467,
+	       "ai: a stream of 30 x 1448 B at 40 Mbit/s is 121467 / 2^24 of 1.2 s");
+	/* 5792 B per 50 ms = 115840 B/s; x 121467 >> 24 = 838.68 */
+	tap_eq(rapid_ctl_ai_step(r, 0, 4, 30, 1448, tau), 838,
+	       "ai: no queue: 4 packets per 50 ms, l / tau of it (838 B/s per stream)");
+	/* 0.5 ms hold 2500 B: 3292 B per 50 ms = 65840 B/s; x l / tau = 476.7 */
+	tap_eq(rapid_ctl_ai_step(r, 500, 4, 30, 1448, tau), 476,
+	       "ai: a queue of 0.5 ms holds 2500 B: the packets still missing");
+	tap_eq(rapid_ctl_ai_step(r, 1159, 4, 30, 1448, tau), 0,
+	       "ai: 1.159 ms hold 5795 B, more than 4 packets: none");
+	tap_eq(rapid_ctl_ai_step(r, 0, 0, 30, 1448, tau), 0, "ai: pkts 0 is off");
+	tap_eq(rapid_ctl_ai_step(0, 0, 4, 30, 1448, tau), 0, "ai: r_avg 0: none");
+	tap_eq(rapid_ctl_ai_step(r, 0, 4, 30, 0, tau), 0, "ai: mss 0: none");
+	tap_eq(rapid_ctl_ai_step(r, 0, 4, 30, 1448, 1), 115840,
+	       "ai: a stream longer than tau adds all of it");
+	tap_eq(rapid_ctl_ai_step(r, 0, 4, 0, 1448, tau), 0,
+	       "ai: an empty stream lasts nothing and adds nothing");
+	tap_eq(rapid_ctl_ai_step(~0ULL, 0, U32_MAX, 2, 65535, 1),
+	       (u64)RAPID_AI_PKTS_MAX * 65535 * RAPID_USEC_PER_SEC / RAPID_AI_T_US,
+	       "ai: pkts above RAPID_AI_PKTS_MAX count as it, r_avg at its largest: no overflow");
+	tap_eq(rapid_ctl_ai_step(~0ULL, U32_MAX, 4, RAPID_N_MAX, 65535, ~0ULL), 0,
+	       "ai: a queue of U32_MAX us at the largest rate holds more: none");
+
+	/* the controller */
+	rapid_cfg_default(&cfg);
+	tap_eq(cfg.ai_pkts, 0, "ai: off by default (opt-in)");
+	tap_eq(ai_ctl_step(4, 0, 1, r - r / 10), r + 838,
+	       "ai: an estimate the hold takes for noise: r_avg rises by the step");
+	tap_eq(ai_ctl_step(0, 0, 1, r - r / 10), r,
+	       "ai: ... and holds with ai_pkts 0");
+	tap_eq(ai_ctl_step(4, 2000, 1, r - r / 10), r,
+	       "ai: ... and holds while the flow has 4 packets in the queue");
+	tap_ok(ai_ctl_step(4, 0, 0, r - r / 10) < r,
+	       "ai: an estimate that cuts (a standing queue) cuts, no step");
+	/* Eq. 6: 1/4 of r_avg x 121467 / 2^24 = 9050.2 (rounded up), above 838 */
+	tap_eq(ai_ctl_step(4, 0, 1, r + r / 4), ai_ctl_step(0, 0, 1, r + r / 4),
+	       "ai: a higher estimate whose Eq. 6 step is larger takes Eq. 6's");
+	tap_eq(ai_ctl_step(4, 0, 1, r + 10000), r + 838,
+	       "ai: ... and the step where Eq. 6's is smaller (10000 B/s above: 73)");
+}
+
 /* ---- the law for many flows: queue growth, proportional cuts ------- */
 
 static void test_law_queue(void)
@@ -3351,6 +3420,7 @@ int main(void)
 	test_bounded_decrease();
 	test_queue_free_share();
 	test_fair_cut();
+	test_ai_step();
 	test_law_queue();
 	test_law3();
 	test_law_drain_compete();
