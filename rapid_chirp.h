@@ -267,7 +267,8 @@
 
 /*
  * Opt-in (0: off): the equal additive increase (ours, rapid_ctl_ai_step(),
- * docs/rapid-deviations.md#additive): while the flow holds fewer than
+ * docs/rapid-deviations.md#additive): while the report's count reads
+ * another flow (rapid_ctl_ai_pkts()) and the flow holds fewer than
  * ai_pkts of its own packets in the standing queue, every estimate that
  * does not cut r_avg raises it by at least the rate of ai_pkts packets
  * per RAPID_AI_T_US, times l / tau (measured with 4).
@@ -275,6 +276,14 @@
 #define RAPID_DEF_AI_PKTS	0U
 #define RAPID_AI_PKTS_MAX	64U
 #define RAPID_AI_T_US		50000U	/* 50 ms */
+/*
+ * The step only while the report's count reads at least this many flows
+ * (1/RAPID_NEST_ONE; 24: 1.5 flows): a lone flow beside CBR cross traffic
+ * reads 1 most of the time and has no share to even out, and the step
+ * there only stood its queue longer (lab dynamic, docs/rapid-deviations.md
+ * #additive-gate).
+ */
+#define RAPID_AI_GATE_NEST	24U
 
 /* Persistent-loss response: r_avg *= loss_factor / 1000 (1000 = off). */
 #define RAPID_DEF_LOSS_FACTOR	700U
@@ -2042,6 +2051,20 @@ static inline u64 rapid_ctl_ai_step(u64 r, u32 qd_us, u32 pkts, u32 n,
 }
 
 /*
+ * rapid_ctl_ai_pkts() - the packets of the equal additive increase for
+ * this estimate: cfg->ai_pkts while the report's count runs and reads at
+ * least RAPID_AI_GATE_NEST (another flow shares the path), 0 otherwise
+ * (a lone flow, a path that reorders, the refinement).
+ */
+static inline u32 rapid_ctl_ai_pkts(const struct rapid_cfg *cfg,
+				    const struct rapid_law *law, bool counting)
+{
+	if (!counting || !law || law->n_est < RAPID_AI_GATE_NEST)
+		return 0;
+	return cfg->ai_pkts;
+}
+
+/*
  * The largest cut of r_avg by one estimate, 1/1000: cut_max, or the
  * standing queue's share of the drain time T, qd / T, when that is larger
  * (at most RAPID_CUT_MAX_MAX; t_us 0: cut_max alone).  Small cuts keep a
@@ -2305,13 +2328,12 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 				tau = div_u64(tau * law->n_est, RAPID_NEST_ONE);
 			next = rapid_filter_increase(ctl->r_avg, abest, ctl->n,
 						     mss, tau >> acc);
-			ai = ctl->r_avg + rapid_ctl_ai_step(ctl->r_avg,
-							    cfg->qd_us,
-							    cfg->ai_pkts,
-							    ctl->n, mss,
-							    cfg->tau_ns);
-			if (ai > next)
-				next = ai;
+			ai = rapid_ctl_ai_step(ctl->r_avg, cfg->qd_us,
+					       rapid_ctl_ai_pkts(cfg, law,
+								 counting),
+					       ctl->n, mss, cfg->tau_ns);
+			if (ctl->r_avg + ai > next)
+				next = ctl->r_avg + ai;
 		}
 
 		next = rapid_rate_clamp(next, cfg->min_rate, cfg->max_rate);
@@ -2332,8 +2354,9 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 			abest = rapid_law_keep(law, ctl->r_avg, abest);
 		if (!refining && abest == ctl->r_avg)	/* held: noise */
 			abest += rapid_ctl_ai_step(ctl->r_avg, cfg->qd_us,
-						   cfg->ai_pkts, ctl->n, mss,
-						   cfg->tau_ns);
+						   rapid_ctl_ai_pkts(cfg, law,
+								     counting),
+						   ctl->n, mss, cfg->tau_ns);
 		abest = rapid_rate_clamp(abest, cfg->min_rate, cfg->max_rate);
 		ev = abest == ctl->r_avg ? RAPID_EV_NONE :
 		     abest > ctl->r_avg ? RAPID_EV_INCREASE :

@@ -1260,14 +1260,17 @@ static void test_fair_cut(void)
 
 /*
  * r_avg after one estimate `abest` at 5000000 B/s in steady state with
- * ai_pkts `pkts`, a standing queue of qd_us (queue_free as given) and
- * tau 1.2 s; the stream of 30 x 1448 B lasts 8.688 ms, 121467 / 2^24 of
- * tau.
+ * ai_pkts `pkts`, a standing queue of qd_us (queue_free as given), tau
+ * 1.2 s and the report's count reading n_est (1/RAPID_NEST_ONE; a fresh
+ * window, so this estimate does not move it); the stream of 30 x 1448 B
+ * lasts 8.688 ms, 121467 / 2^24 of tau.
  */
-static u64 ai_ctl_step(u32 pkts, u32 qd_us, u8 queue_free, u64 abest)
+static u64 ai_ctl_step_n(u32 pkts, u32 qd_us, u8 queue_free, u64 abest,
+			 u16 n_est)
 {
 	struct rapid_cfg cfg;
 	struct rapid_ctl ctl;
+	struct rapid_law law;
 
 	rapid_cfg_default(&cfg);
 	cfg.ai_pkts = pkts;
@@ -1276,8 +1279,18 @@ static u64 ai_ctl_step(u32 pkts, u32 qd_us, u8 queue_free, u64 abest)
 	ctl.refine = 0;
 	cfg.qd_us = qd_us;
 	cfg.queue_free = queue_free;
-	rapid_ctl_on_abest(&ctl, &cfg, 11, abest, 1448);
+	rapid_law_reset(&law);
+	law.n_est = n_est;
+	rapid_ctl_on_abest_law(&ctl, &cfg, NULL, &law, 11, abest, 1448,
+			       100000, 3000);
 	return ctl.r_avg;
+}
+
+/* the same with two flows counted (the step's gate open) */
+static u64 ai_ctl_step(u32 pkts, u32 qd_us, u8 queue_free, u64 abest)
+{
+	return ai_ctl_step_n(pkts, qd_us, queue_free, abest,
+			     2 * RAPID_NEST_ONE);
 }
 
 static void test_ai_step(void)
@@ -1324,7 +1337,37 @@ static void test_ai_step(void)
 	tap_eq(ai_ctl_step(4, 0, 1, r + r / 4), ai_ctl_step(0, 0, 1, r + r / 4),
 	       "ai: a higher estimate whose Eq. 6 step is larger takes Eq. 6's");
 	tap_eq(ai_ctl_step(4, 0, 1, r + 10000), r + 838,
-	       "ai: ... and the step where Eq. 6's is smaller (10000 B/s above: 73)");
+	       "ai: ... and the step where Eq. 6's is smaller (10000 B/s above: 36)");
+
+	/* the gate: the count must read RAPID_AI_GATE_NEST (1.5 flows) */
+	tap_eq(ai_ctl_step_n(4, 0, 1, r - r / 10, RAPID_NEST_ONE), r,
+	       "ai gate: a lone flow (count 1) holds on noise, no step");
+	tap_eq(ai_ctl_step_n(4, 0, 1, r - r / 10, RAPID_AI_GATE_NEST - 1), r,
+	       "ai gate: ... and just below the gate");
+	tap_eq(ai_ctl_step_n(4, 0, 1, r - r / 10, RAPID_AI_GATE_NEST),
+	       r + 838, "ai gate: at the gate the step applies");
+	tap_eq(ai_ctl_step_n(4, 0, 1, r - r / 10, RAPID_NEST_MAX), r + 838,
+	       "ai gate: ... and at the count's largest, the same step (not scaled by n)");
+	tap_eq(ai_ctl_step_n(4, 0, 1, r + 10000, RAPID_NEST_ONE),
+	       ai_ctl_step_n(0, 0, 1, r + 10000, RAPID_NEST_ONE),
+	       "ai gate: a lone flow's higher estimate takes Eq. 6 alone");
+	rapid_cfg_default(&cfg);
+	cfg.ai_pkts = 4;
+	tap_eq(rapid_ctl_ai_pkts(&cfg, NULL, true), 0,
+	       "ai gate: no law, no step");
+	{
+		struct rapid_law law;
+
+		rapid_law_reset(&law);
+		law.n_est = 3 * RAPID_NEST_ONE;
+		tap_eq(rapid_ctl_ai_pkts(&cfg, &law, false), 0,
+		       "ai gate: not counting (refining, reordering, count off): no step");
+		tap_eq(rapid_ctl_ai_pkts(&cfg, &law, true), 4,
+		       "ai gate: counting three flows: ai_pkts");
+		law.n_est = 0;
+		tap_eq(rapid_ctl_ai_pkts(&cfg, &law, true), 0,
+		       "ai gate: a count not yet taken (0) is not two flows");
+	}
 }
 
 /* ---- the law for many flows: queue growth, proportional cuts ------- */
