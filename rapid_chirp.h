@@ -266,14 +266,14 @@
 #define RAPID_FAIR_TAU_SHIFT	2
 
 /*
- * Opt-in (0: off): the equal additive increase (ours, rapid_ctl_ai_step(),
- * docs/rapid-deviations.md#additive): while the report's count reads
- * another flow (rapid_ctl_ai_pkts()) and the flow holds fewer than
- * ai_pkts of its own packets in the standing queue, every estimate that
- * does not cut r_avg raises it by at least the rate of ai_pkts packets
- * per RAPID_AI_T_US, times l / tau (measured with 4).
+ * Default 4 since 2026-12-06 (0: off): the equal additive increase (ours,
+ * rapid_ctl_ai_step(), docs/rapid-deviations.md#additive): while the
+ * report's count reads another flow (rapid_ctl_ai_pkts()) and the flow
+ * holds fewer than ai_pkts of its own packets in the standing queue,
+ * every estimate that does not cut r_avg raises it by at least the rate
+ * of ai_pkts packets per RAPID_AI_T_US, times l / tau.
  */
-#define RAPID_DEF_AI_PKTS	0U
+#define RAPID_DEF_AI_PKTS	4U
 #define RAPID_AI_PKTS_MAX	64U
 #define RAPID_AI_T_US		50000U	/* 50 ms */
 /*

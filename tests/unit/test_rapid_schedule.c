@@ -1324,7 +1324,7 @@ static void test_ai_step(void)
 
 	/* the controller */
 	rapid_cfg_default(&cfg);
-	tap_eq(cfg.ai_pkts, 0, "ai: off by default (opt-in)");
+	tap_eq(cfg.ai_pkts, 4, "ai: 4 packets by default");
 	tap_eq(ai_ctl_step(4, 0, 1, r - r / 10), r + 838,
 	       "ai: an estimate the hold takes for noise: r_avg rises by the step");
 	tap_eq(ai_ctl_step(0, 0, 1, r - r / 10), r,
