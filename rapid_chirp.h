@@ -243,13 +243,14 @@
 #define RAPID_CUT_SHARE_MS_MAX	60000U
 #define RAPID_HOLD_QD_SHIFT	7
 /*
- * Opt-in (0: off, the queue alone): ... or the flow's own part of the
- * queue, qd * r_avg, below share_pkts packets (ours,
- * rapid_queue_free_share(), docs/rapid-deviations.md#share; measured with
- * 4: fairer at 1 Gbit/s with 100 flows, a little less fair with twelve at
- * 50 Mbit/s in the lab).
+ * ... or the flow's own part of the queue, qd * r_avg, below share_pkts
+ * packets (ours, rapid_queue_free_share(), docs/rapid-deviations.md#share).
+ * 3 by default since 2026-12-07, beside the additive step that stops at
+ * ai_pkts of the flow's packets (docs/rapid-deviations.md#share-ai): the
+ * twelve flows of the lab's manyflows use more of the link, fig6's 100
+ * flows are fairer; 0: the queue alone.
  */
-#define RAPID_DEF_SHARE_PKTS	0U
+#define RAPID_DEF_SHARE_PKTS	3U
 #define RAPID_SHARE_PKTS_MAX	64U
 #define RAPID_SHARE_QD_MAX_US	60000000U	/* a longer queue is nobody's share */
 /*

@@ -413,8 +413,9 @@ CC_PARAM(cut_deep, rapid_p_cut_deep, 0644, RAPID_DEF_CUT_DEEP, 0, 1, "boolean",
 	 "report's law, opt-in: a standing queue deepens cut_max to its share of the base RTT (at least 10 ms), so that flows that overshot together give it up within a few estimates (with cut_max=50 fair_pkts=32: 100 flows at 1 Gbit/s fair and the link used; 12 flows at 50 Mbit/s converge more slowly after their joins); 0 = cut_max alone (the default)");
 CC_PARAM_OFF(hold_milli, rapid_p_hold, 0644, 200, 1, 1000, "1/1000",
 	     "report's law: a lower estimate within this share of r_avg is ignored while there is no standing queue, 0 = off");
-CC_PARAM_OFF(share_pkts, rapid_p_share_pkts, 0644, 0, 1, 64, "packets",
-	     "report's law, opt-in: the hold also applies while the standing queue holds fewer than this many of the flow's own packets (qd * r_avg), so a flow at a small share is not cut down by a queue its larger peers keep (4 measured: fairer with 100 flows at 1 Gbit/s, a little less with 12 at 50 Mbit/s); 0 = off, the queue alone (the default)");
+CC_PARAM_OFF(share_pkts, rapid_p_share_pkts, 0644, RAPID_DEF_SHARE_PKTS, 1,
+	     RAPID_SHARE_PKTS_MAX, "packets",
+	     "report's law: the hold also applies while the standing queue holds fewer than this many of the flow's own packets (qd * r_avg), so a flow at a small share is not cut down by a queue its larger peers keep (3, the default: 12 flows at 50 Mbit/s use more of the link, 100 at 1 Gbit/s are fairer); 0 = off, the queue alone");
 CC_PARAM_OFF(fair_pkts, rapid_p_fair_pkts, 0644, RAPID_DEF_FAIR_PKTS, 1,
 	     RAPID_FAIR_PKTS_MAX, "packets",
 	     "report's law, opt-in: while the standing queue holds more than this many of the flow's own packets (qd * r_avg), a higher estimate does not raise r_avg but moves it towards the rate that would hold this many, with the time constant tau / 4, unless the queue is draining, so that flows at a larger share give way to those at a smaller one (32 measured: fairer joins; a lone flow at 1 Gbit/s uses less of the link); 0 = off, Eq. 6 alone (the default)");
@@ -449,7 +450,7 @@ static_assert(RAPID_DEF_TAU_MS == 1200 && RAPID_TAU_MAX_MS == 60000);
 static_assert(RAPID_DEF_CUT_MAX == 125 && RAPID_CUT_MAX_MAX == 1000 &&
 	      RAPID_DEF_CUT_DEEP == 0);
 static_assert(RAPID_DEF_HOLD_MILLI == 200 && RAPID_HOLD_MILLI_MAX == 1000);
-static_assert(RAPID_DEF_SHARE_PKTS == 0 && RAPID_SHARE_PKTS_MAX == 64);
+static_assert(RAPID_DEF_SHARE_PKTS == 3 && RAPID_SHARE_PKTS_MAX == 64);
 static_assert(RAPID_DEF_CUT_SHARE_MS == 0 && RAPID_CUT_SHARE_MS_MIN == 100 &&
 	      RAPID_CUT_SHARE_MS_MAX == 60000);
 static_assert(RAPID_DEF_KEEP_MILLI == 750 && RAPID_KEEP_MILLI_MAX == 1000 &&
