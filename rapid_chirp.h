@@ -737,6 +737,11 @@ struct rapid_cfg {
 	u8 queue_free;		/* no standing queue (rapid_queue_free());
 				 * set per ABest by the caller
 				 */
+	u8 queue_peers;		/* a standing queue that holds fewer than
+				 * share_pkts of the flow's own packets
+				 * (rapid_queue_peers()): its peers'; set
+				 * per ABest by the caller
+				 */
 	u8 count_report;	/* the report's law scales Eq. 6's tau by
 				 * n_est too, counted against the flow's
 				 * unslowed rise, with signed samples
@@ -796,6 +801,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->cut_t_us = 0;
 	cfg->qd_us = 0;
 	cfg->queue_free = 0;
+	cfg->queue_peers = 0;
 	cfg->reorders = 0;
 	cfg->steady_floor = 0;
 }
@@ -2113,6 +2119,8 @@ static inline u64 rapid_ctl_decrease_to(const struct rapid_ctl *ctl,
 
 	if (abest >= r)
 		return abest;
+	if (cfg->queue_peers)
+		return r;
 	cut = cfg->cut_max ? rapid_cut_bound(cfg->cut_max, cfg->qd_us,
 					     cfg->cut_t_us) : 0;
 	/* r <= RAPID_RATE_MAX < 2^34, the shares <= 1000 < 2^10 */
@@ -2729,6 +2737,20 @@ static inline bool rapid_queue_free_share(u32 qd_us, u32 base_us, u64 r_avg,
 	if (qd_us > RAPID_SHARE_QD_MAX_US)
 		return false;
 	return rapid_queue_held(qd_us, r_avg) < (u64)pkts * mss;
+}
+
+/*
+ * A standing queue that is the flow's peers' (ours,
+ * docs/rapid-deviations.md#share-peers): there is one
+ * (!rapid_queue_free()), but it holds fewer than `pkts` of the flow's own
+ * packets.  A lower estimate does not cut r_avg then: the peers that hold
+ * the queue cut for it, each in proportion to what it holds.
+ */
+static inline bool rapid_queue_peers(u32 qd_us, u32 base_us, u64 r_avg,
+				     u32 mss, u32 pkts)
+{
+	return !rapid_queue_free(qd_us, base_us) &&
+	       rapid_queue_free_share(qd_us, base_us, r_avg, mss, pkts);
 }
 
 /*

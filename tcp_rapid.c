@@ -595,6 +595,7 @@ static void rapid_load_cfg(struct rapid_cfg *cfg)
 	cfg->cut_t_us = 0;
 	cfg->qd_us = 0;
 	cfg->queue_free = 0;
+	cfg->queue_peers = 0;
 	cfg->reorders = 0;
 	cfg->steady_floor = 0;
 }
@@ -867,17 +868,21 @@ static void rapid_on_abest(struct sock *sk, u32 stream_id, u64 abest,
 			div_u64(rapid_kbps_to_rate(minmax_get(&ca->ring->dr_max)) *
 				exit_dr, 1000);
 	if (ca->ring) {
-		u32 base_us = rapid_base_rtt_us(sk);
+		u32 base_us = rapid_base_rtt_us(sk), share;
 
 		ca->ring->abest_kbps = rapid_rate_to_kbps(abest);
 		cfg.qd_us = ca->ring->qd_us;
 		if (READ_ONCE(rapid_p_cut_deep.val))
 			cfg.cut_t_us = rapid_drain_t_us(base_us);
+		share = READ_ONCE(rapid_p_share_pkts.val);
 		cfg.queue_free =
 			rapid_queue_free_share(ca->ring->qd_us, base_us,
 					       ca->ctl.r_avg,
-					       tcp_sk(sk)->mss_cache,
-					       READ_ONCE(rapid_p_share_pkts.val));
+					       tcp_sk(sk)->mss_cache, share);
+		cfg.queue_peers =
+			rapid_queue_peers(ca->ring->qd_us, base_us,
+					  ca->ctl.r_avg,
+					  tcp_sk(sk)->mss_cache, share);
 		cfg.reorders = rapid_reordered(sk);
 	}
 	rapid_ctl_on_abest_law(&ca->ctl, &cfg, ca->ring ? &ca->ring->hist : NULL,

@@ -355,6 +355,7 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->cut_t_us = 0;
 	cfg->qd_us = 0;
 	cfg->queue_free = 0;
+	cfg->queue_peers = 0;
 	cfg->reorders = 0;	/* the engine delivers in order */
 	cfg->steady_floor = 0;
 }
@@ -427,6 +428,8 @@ static void on_abest(struct flow *f, uint32_t id, u64 abest, u64 ss_r1_cap)
 	cfg.queue_free = rapid_queue_free_share(ca->qd_us, base_us,
 						ca->ctl.r_avg, SIM_MSS,
 						rapid_p.share_pkts);
+	cfg.queue_peers = rapid_queue_peers(ca->qd_us, base_us, ca->ctl.r_avg,
+					    SIM_MSS, rapid_p.share_pkts);
 	rapid_ctl_on_abest_law(&ca->ctl, &cfg, &ca->hist, &ca->law, id, abest,
 			       SIM_MSS, flow_srtt_us(f), now_us());
 }

@@ -1133,6 +1133,34 @@ static void test_queue_free_share(void)
 	cfg.queue_free = rapid_queue_free(5000, 60000);
 	rapid_ctl_on_abest(&ctl, &cfg, 11, r - r / 10, P_FULL);
 	tap_eq(ctl.r_avg, r - r / 10, "share: ... which the queue test alone cuts");
+
+	/* the peers' queue: no cut at all, however low the estimate */
+	tap_ok(rapid_queue_peers(5000, 60000, r, P_FULL, 4),
+	       "peers: 5 ms hold 2500 B of a 4 Mbit/s flow: its peers' queue");
+	tap_ok(!rapid_queue_peers(400, 60000, r, P_FULL, 4),
+	       "peers: 0.4 ms is no standing queue, nobody's");
+	tap_ok(!rapid_queue_peers(12000, 60000, r, P_FULL, 4),
+	       "peers: 12 ms hold its 4 packets: its own too");
+	tap_ok(!rapid_queue_peers(5000, 60000, r, P_FULL, 0),
+	       "peers: share_pkts 0: never");
+	rapid_cfg_default(&cfg);
+	ctl = steady_ctl(&cfg, r);
+	cfg.queue_free = rapid_queue_free_share(5000, 60000, ctl.r_avg, P_FULL,
+						4);
+	cfg.queue_peers = rapid_queue_peers(5000, 60000, ctl.r_avg, P_FULL, 4);
+	rapid_ctl_on_abest(&ctl, &cfg, 11, r / 2, P_FULL);
+	tap_eq(ctl.r_avg, r, "peers: an estimate 50%% low does not cut in the peers' queue");
+	rapid_cfg_default(&cfg);
+	ctl = steady_ctl(&cfg, r);
+	cfg.queue_free = rapid_queue_free_share(5000, 60000, ctl.r_avg, P_FULL,
+						4);
+	rapid_ctl_on_abest(&ctl, &cfg, 11, r / 2, P_FULL);
+	tap_eq(ctl.r_avg, r - r / 8, "peers: ... which the share's hold alone cuts by cut_max");
+	rapid_cfg_default(&cfg);
+	ctl = steady_ctl(&cfg, r);
+	cfg.queue_peers = 1;
+	rapid_ctl_on_abest(&ctl, &cfg, 11, r + r / 10, P_FULL);
+	tap_ok(ctl.r_avg > r, "peers: a higher estimate still raises r_avg");
 }
 
 /* ---- the fair cut: a flow that holds more than its packets of the queue -- */
