@@ -254,6 +254,17 @@
 #define RAPID_SHARE_PKTS_MAX	64U
 #define RAPID_SHARE_QD_MAX_US	60000000U	/* a longer queue is nobody's share */
 /*
+ * While the path reorders, a lower estimate without a standing queue
+ * (cfg->queue_free) does not cut r_avg at all (ours,
+ * rapid_ctl_decrease_to(), docs/rapid-deviations.md#reorder-hold): the
+ * streams' delays are out of order there and their estimates swing from
+ * half to three times r_avg, but the standing queue, measured from the
+ * streams' median RTTs while the path reorders (rapid_qd_sample()), still
+ * says whether r_avg is above the avail-bw.  1: on (the default); 0: the
+ * hold of hold_milli alone.
+ */
+#define RAPID_DEF_REORDER_HOLD	1U
+/*
  * Opt-in (0: off): the fair cut (ours, rapid_ctl_fair_cut(),
  * docs/rapid-deviations.md#fair-cut): while the standing queue holds more
  * than fair_pkts of the flow's own packets, qd * r_avg > fair_pkts * mss,
@@ -754,6 +765,10 @@ struct rapid_cfg {
 				 * min-RTT window); set per ABest by the
 				 * caller: the report's law does not count
 				 */
+	u8 reorder_hold;	/* while the path reorders, no cut without
+				 * a standing queue (queue_free), however
+				 * low the estimate (0: off)
+				 */
 	u64 steady_floor;	/* B/s: steady state's least r_avg, also
 				 * where slow start ends (0: unknown; set by
 				 * rapid_cfg_steady_floor())
@@ -798,6 +813,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->cut_share_us = RAPID_DEF_CUT_SHARE_MS * 1000U;
 	cfg->fair_pkts = RAPID_DEF_FAIR_PKTS;
 	cfg->ai_pkts = RAPID_DEF_AI_PKTS;
+	cfg->reorder_hold = RAPID_DEF_REORDER_HOLD;
 	cfg->cut_t_us = 0;
 	cfg->qd_us = 0;
 	cfg->queue_free = 0;
@@ -2109,7 +2125,10 @@ static inline u32 rapid_cut_bound(u32 cut_max, u32 qd_us, u32 t_us)
  * r_avg while there is no standing queue (cfg->queue_free) is the
  * estimator's noise: were r_avg above the avail-bw, a queue would be
  * building (a lone flow at 95% of the avail-bw got a pair of estimates 15%
- * low every 1.5 s and sat at 90% of it).
+ * low every 1.5 s and sat at 90% of it).  While the path reorders
+ * (cfg->reorders) and cfg->reorder_hold, any lower estimate is held
+ * without a standing queue: the queue, measured from the streams'
+ * median RTTs, is the signal there (RAPID_DEF_REORDER_HOLD).
  */
 static inline u64 rapid_ctl_decrease_to(const struct rapid_ctl *ctl,
 					const struct rapid_cfg *cfg, u64 abest)
@@ -2120,6 +2139,8 @@ static inline u64 rapid_ctl_decrease_to(const struct rapid_ctl *ctl,
 	if (abest >= r)
 		return abest;
 	if (cfg->queue_peers)
+		return r;
+	if (cfg->reorders && cfg->reorder_hold && cfg->queue_free)
 		return r;
 	cut = cfg->cut_max ? rapid_cut_bound(cfg->cut_max, cfg->qd_us,
 					     cfg->cut_t_us) : 0;

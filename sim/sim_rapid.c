@@ -42,7 +42,7 @@ struct rapid_params rapid_p = {
 	.ack_noise_mult = RAPID_SEST_NOISE_MULT_DEF, .stream_slots = 128,
 	.mark_data = 1, .count_report = RAPID_DEF_COUNT_REPORT,
 	.share_pkts = RAPID_DEF_SHARE_PKTS, .fair_pkts = RAPID_DEF_FAIR_PKTS,
-	.ai_pkts = RAPID_DEF_AI_PKTS,
+	.ai_pkts = RAPID_DEF_AI_PKTS, .reorder_hold = RAPID_DEF_REORDER_HOLD,
 	.count_up_milli = RAPID_DEF_COUNT_UP_MILLI,
 };
 
@@ -90,6 +90,7 @@ static const struct {
 	{ "share_pkts", &rapid_p.share_pkts, 1, RAPID_SHARE_PKTS_MAX, true },
 	{ "fair_pkts", &rapid_p.fair_pkts, 1, RAPID_FAIR_PKTS_MAX, true },
 	{ "ai_pkts", &rapid_p.ai_pkts, 1, RAPID_AI_PKTS_MAX, true },
+	{ "reorder_hold", &rapid_p.reorder_hold, 0, 1, false },
 	{ "cut_share_ms", &rapid_p.cut_share_ms, RAPID_CUT_SHARE_MS_MIN, RAPID_CUT_SHARE_MS_MAX, true },
 	{ "ss_exit_dr", &rapid_p.ss_exit_dr, RAPID_SS_EXIT_DR_MIN, RAPID_SS_EXIT_DR_MAX, false },
 	{ "ss_refine", &rapid_p.ss_refine, 0, RAPID_SS_REFINE_MAX, false },
@@ -352,6 +353,7 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->count_up_milli = (u16)rapid_p.count_up_milli;
 	cfg->fair_pkts = (u16)rapid_p.fair_pkts;
 	cfg->ai_pkts = (u16)rapid_p.ai_pkts;
+	cfg->reorder_hold = (u8)rapid_p.reorder_hold;
 	cfg->cut_t_us = 0;
 	cfg->qd_us = 0;
 	cfg->queue_free = 0;

@@ -1163,6 +1163,60 @@ static void test_queue_free_share(void)
 	tap_ok(ctl.r_avg > r, "peers: a higher estimate still raises r_avg");
 }
 
+/* ---- the hold while the path reorders: no cut without a standing queue -- */
+static void test_reorder_hold(void)
+{
+	const u64 r = 2500000;	/* 20 Mbit/s: the lab's jitter path */
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+
+	rapid_cfg_default(&cfg);
+	tap_eq(cfg.reorder_hold, 1, "reorder hold: on by default");
+
+	/* reordering, no standing queue: an estimate at 40% is held */
+	ctl = steady_ctl(&cfg, r);
+	cfg.reorders = 1;
+	cfg.queue_free = rapid_queue_free_share(200, 60000, r, P_FULL, 3);
+	rapid_ctl_on_abest(&ctl, &cfg, 11, r * 2 / 5, P_FULL);
+	tap_eq(ctl.r_avg, r, "reorder hold: an estimate 60%% low without a queue does not cut");
+	rapid_ctl_on_abest(&ctl, &cfg, 12, 1, P_FULL);
+	tap_eq(ctl.r_avg, r, "reorder hold: ... nor one of 1 B/s");
+	rapid_ctl_on_abest(&ctl, &cfg, 13, r + r / 5, P_FULL);
+	tap_ok(ctl.r_avg > r, "reorder hold: a higher estimate still raises r_avg");
+
+	/* a standing queue of the flow's own: the cut as always */
+	rapid_cfg_default(&cfg);
+	ctl = steady_ctl(&cfg, r);
+	cfg.reorders = 1;
+	cfg.queue_free = rapid_queue_free_share(5000, 60000, r, P_FULL, 3);
+	tap_ok(!cfg.queue_free, "reorder hold: 5 ms of a lone 20 Mbit/s flow are its 8 packets");
+	rapid_ctl_on_abest(&ctl, &cfg, 11, r * 2 / 5, P_FULL);
+	tap_eq(ctl.r_avg, r - r / 8, "reorder hold: ... so a low estimate cuts by cut_max");
+
+	/* the path in order: the hold of hold_milli alone */
+	rapid_cfg_default(&cfg);
+	ctl = steady_ctl(&cfg, r);
+	cfg.queue_free = 1;
+	rapid_ctl_on_abest(&ctl, &cfg, 11, r * 2 / 5, P_FULL);
+	tap_eq(ctl.r_avg, r - r / 8, "reorder hold: in order, an estimate 60%% low cuts");
+
+	/* off: as in order */
+	rapid_cfg_default(&cfg);
+	cfg.reorder_hold = 0;
+	ctl = steady_ctl(&cfg, r);
+	cfg.reorders = 1;
+	cfg.queue_free = 1;
+	rapid_ctl_on_abest(&ctl, &cfg, 11, r * 2 / 5, P_FULL);
+	tap_eq(ctl.r_avg, r - r / 8, "reorder hold: reorder_hold=0 cuts as in order");
+	rapid_cfg_default(&cfg);
+	cfg.reorder_hold = 0;
+	ctl = steady_ctl(&cfg, r);
+	cfg.reorders = 1;
+	cfg.queue_free = 1;
+	rapid_ctl_on_abest(&ctl, &cfg, 11, r - r / 10, P_FULL);
+	tap_eq(ctl.r_avg, r, "reorder hold: ... and holds within hold_milli");
+}
+
 /* ---- the fair cut: a flow that holds more than its packets of the queue -- */
 
 /*
@@ -3490,6 +3544,7 @@ int main(void)
 	test_decrease();
 	test_bounded_decrease();
 	test_queue_free_share();
+	test_reorder_hold();
 	test_fair_cut();
 	test_ai_step();
 	test_law_queue();
