@@ -415,7 +415,7 @@ CC_PARAM_OFF(hold_milli, rapid_p_hold, 0644, 200, 1, 1000, "1/1000",
 	     "report's law: a lower estimate within this share of r_avg is ignored while there is no standing queue, 0 = off");
 CC_PARAM_OFF(share_pkts, rapid_p_share_pkts, 0644, RAPID_DEF_SHARE_PKTS, 1,
 	     RAPID_SHARE_PKTS_MAX, "packets",
-	     "report's law: the hold also applies while the standing queue holds fewer than this many of the flow's own packets (qd * r_avg), so a flow at a small share is not cut down by a queue its larger peers keep (3, the default: 12 flows at 50 Mbit/s use more of the link, 100 at 1 Gbit/s are fairer); 0 = off, the queue alone");
+	     "report's law: while the standing queue holds fewer than this many of the flow's own packets (qd * r_avg) a lower estimate does not cut r_avg, so a flow at a small share is not cut down by a queue its larger peers keep and cut for (3, the default: 12 flows at 50 Mbit/s use more of the link, 100 at 1 Gbit/s are fairer); 0 = off, the queue alone");
 CC_PARAM_OFF(fair_pkts, rapid_p_fair_pkts, 0644, RAPID_DEF_FAIR_PKTS, 1,
 	     RAPID_FAIR_PKTS_MAX, "packets",
 	     "report's law, opt-in: while the standing queue holds more than this many of the flow's own packets (qd * r_avg), a higher estimate does not raise r_avg but moves it towards the rate that would hold this many, with the time constant tau / 4, unless the queue is draining, so that flows at a larger share give way to those at a smaller one (32 measured: fairer joins; a lone flow at 1 Gbit/s uses less of the link); 0 = off, Eq. 6 alone (the default)");
