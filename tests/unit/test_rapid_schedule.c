@@ -1164,11 +1164,29 @@ static void test_queue_free_share(void)
 }
 
 /* ---- the hold while the path reorders: no cut without a standing queue -- */
+
+/* r_avg after one estimate @abest on a steady flow at @r, defaults but: */
+static u64 reorder_hold_after(u8 reorder_hold, u8 reorders, u8 queue_free,
+			      u64 r, u64 abest)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+
+	rapid_cfg_default(&cfg);
+	cfg.reorder_hold = reorder_hold;
+	ctl = steady_ctl(&cfg, r);
+	cfg.reorders = reorders;
+	cfg.queue_free = queue_free;
+	rapid_ctl_on_abest(&ctl, &cfg, 11, abest, P_FULL);
+	return ctl.r_avg;
+}
+
 static void test_reorder_hold(void)
 {
 	const u64 r = 2500000;	/* 20 Mbit/s: the lab's jitter path */
 	struct rapid_cfg cfg;
 	struct rapid_ctl ctl;
+	u8 own_free;
 
 	rapid_cfg_default(&cfg);
 	tap_eq(cfg.reorder_hold, 1, "reorder hold: on by default");
@@ -1185,36 +1203,20 @@ static void test_reorder_hold(void)
 	tap_ok(ctl.r_avg > r, "reorder hold: a higher estimate still raises r_avg");
 
 	/* a standing queue of the flow's own: the cut as always */
-	rapid_cfg_default(&cfg);
-	ctl = steady_ctl(&cfg, r);
-	cfg.reorders = 1;
-	cfg.queue_free = rapid_queue_free_share(5000, 60000, r, P_FULL, 3);
-	tap_ok(!cfg.queue_free, "reorder hold: 5 ms of a lone 20 Mbit/s flow are its 8 packets");
-	rapid_ctl_on_abest(&ctl, &cfg, 11, r * 2 / 5, P_FULL);
-	tap_eq(ctl.r_avg, r - r / 8, "reorder hold: ... so a low estimate cuts by cut_max");
+	own_free = rapid_queue_free_share(5000, 60000, r, P_FULL, 3);
+	tap_ok(!own_free, "reorder hold: 5 ms of a lone 20 Mbit/s flow are its 8 packets");
+	tap_eq(reorder_hold_after(1, 1, own_free, r, r * 2 / 5), r - r / 8,
+	       "reorder hold: ... so a low estimate cuts by cut_max");
 
 	/* the path in order: the hold of hold_milli alone */
-	rapid_cfg_default(&cfg);
-	ctl = steady_ctl(&cfg, r);
-	cfg.queue_free = 1;
-	rapid_ctl_on_abest(&ctl, &cfg, 11, r * 2 / 5, P_FULL);
-	tap_eq(ctl.r_avg, r - r / 8, "reorder hold: in order, an estimate 60%% low cuts");
+	tap_eq(reorder_hold_after(1, 0, 1, r, r * 2 / 5), r - r / 8,
+	       "reorder hold: in order, an estimate 60%% low cuts");
 
 	/* off: as in order */
-	rapid_cfg_default(&cfg);
-	cfg.reorder_hold = 0;
-	ctl = steady_ctl(&cfg, r);
-	cfg.reorders = 1;
-	cfg.queue_free = 1;
-	rapid_ctl_on_abest(&ctl, &cfg, 11, r * 2 / 5, P_FULL);
-	tap_eq(ctl.r_avg, r - r / 8, "reorder hold: reorder_hold=0 cuts as in order");
-	rapid_cfg_default(&cfg);
-	cfg.reorder_hold = 0;
-	ctl = steady_ctl(&cfg, r);
-	cfg.reorders = 1;
-	cfg.queue_free = 1;
-	rapid_ctl_on_abest(&ctl, &cfg, 11, r - r / 10, P_FULL);
-	tap_eq(ctl.r_avg, r, "reorder hold: ... and holds within hold_milli");
+	tap_eq(reorder_hold_after(0, 1, 1, r, r * 2 / 5), r - r / 8,
+	       "reorder hold: reorder_hold=0 cuts as in order");
+	tap_eq(reorder_hold_after(0, 1, 1, r, r - r / 10), r,
+	       "reorder hold: ... and holds within hold_milli");
 }
 
 /* ---- the fair cut: a flow that holds more than its packets of the queue -- */
