@@ -424,7 +424,7 @@ CC_PARAM_OFF(ai_pkts, rapid_p_ai_pkts, 0644, RAPID_DEF_AI_PKTS, 1,
 	     "report's law: while the report's count reads 1.5 flows or more, every estimate that does not cut raises r_avg by at least this many packets per 50 ms, times the stream's share of tau, the same for every flow whatever its rate, until the flow holds this many of its own packets in the standing queue, so that the shares of flows that see the same queue move together (4, the default: 12 flows at 50 Mbit/s fairer, the queue a few packets longer); 0 = off, Eq. 6 alone");
 CC_PARAM(reorder_hold, rapid_p_reorder_hold, 0644, RAPID_DEF_REORDER_HOLD,
 	 0, 1, "boolean",
-	 "report's law: while the path reorders, a lower estimate without a standing queue (measured from the streams' median RTTs) does not cut r_avg at all: out-of-order delays make the estimates noise there (1, the default: a lone flow on 25% reordering at 0.98 of the link instead of 0.84); 0 = the hold of hold_milli alone");
+	 "report's law: while the path reorders, a lower estimate without a standing queue (measured from the streams' median RTTs) does not cut r_avg at all: out-of-order delays make the estimates noise there (1, the default: a lone flow on 25% reordering at 0.95-0.98 of the link instead of 0.84-0.90); 0 = the hold of hold_milli alone");
 CC_PARAM_OFF(cut_share_ms, rapid_p_cut_share, 0644, RAPID_DEF_CUT_SHARE_MS,
 	     RAPID_CUT_SHARE_MS_MIN, RAPID_CUT_SHARE_MS_MAX, "ms",
 	     "report's law, opt-in: a lower estimate's cut is scaled by r_avg over the highest estimate of about this long (5000 measured), so n flows together cut an overshoot about once, not n times; 0 = off, each cuts all of it (the default: at 1 Gbit/s with 24-100 flows it cost fairness)");
