@@ -182,6 +182,21 @@
 #define RAPID_DEF_COMPETE_PKTS	2U
 #define RAPID_COMPETE_PKTS_MAX	64U
 /*
+ * A competitor that keeps a standing queue is one whose floor stays above
+ * max(RAPID_DEF_COMPETE_US, base RTT / RAPID_COMPETE_BASE_DIV)
+ * (rapid_law_competing()).  4 ms since 2026-12-07, its own constant:
+ * before it was 4 x q_target_us (8 ms), the queue law's target tied to a
+ * rule both laws use.  On vscubic's 40 ms path the threshold falls from
+ * 8 ms to base / 8 = 5 ms, and a RAPID flow that joins a cubic flow
+ * stays competing through more of cubic's post-loss dips (scale engine,
+ * 16 seeds: +0.066 +- 0.021 of a fair share with cubic first, +0.044
+ * +- 0.016 with RAPID first; manyflows, rttfair, dynamic and demo
+ * unchanged; docs/rapid-deviations.md#compete-us).
+ */
+#define RAPID_DEF_COMPETE_US	4000U
+#define RAPID_COMPETE_US_MIN	500U
+#define RAPID_COMPETE_US_MAX	1000000U
+/*
  * When competing ends (rapid_law_competing(): the queue the loss-based
  * flow kept emptied, at one of its back-offs or because it left), the
  * report's law does not cut r_avg below RAPID_DEF_KEEP_MILLI / 1000 of the
@@ -694,6 +709,10 @@ struct rapid_cfg {
 	u8 compete_pkts;	/* while competing: r_avg rises by at least
 				 * this many packets per srtt every srtt
 				 */
+	u32 compete_us;		/* a queue floor above the larger of this
+				 * and base / RAPID_COMPETE_BASE_DIV is a
+				 * competitor's, us
+				 */
 	u16 keep_milli;		/* 1/1000: after competing, the report's
 				 * law cuts r_avg to no less than this share
 				 * of the rate at its end (0: off) ...
@@ -799,6 +818,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->adapt_tau = 0;
 	cfg->compete = 0;
 	cfg->compete_pkts = RAPID_DEF_COMPETE_PKTS;
+	cfg->compete_us = RAPID_DEF_COMPETE_US;
 	cfg->keep_milli = RAPID_DEF_KEEP_MILLI;
 	cfg->keep_us = RAPID_DEF_KEEP_MS * 1000U;
 	cfg->keep_arm_us = RAPID_DEF_KEEP_ARM_MS * 1000U;
@@ -1445,10 +1465,10 @@ struct rapid_law {
 /*
  * Competition with a flow that keeps a standing queue (a loss-based one):
  * the queue's floor, its lowest value over the last one to two windows of
- * max(RAPID_COMPETE_WIN_US, 4 srtt), stays above max(4 x target,
- * base / RAPID_COMPETE_BASE_DIV).  RAPID flows among themselves drain the
- * queue to its target within T, so only a buffer-filling competitor holds
- * it up that long.  An eighth of the base RTT, not the quarter of before
+ * max(RAPID_COMPETE_WIN_US, 4 srtt), stays above max(cfg->compete_us
+ * (RAPID_DEF_COMPETE_US), base / RAPID_COMPETE_BASE_DIV).  RAPID flows
+ * among themselves drain the queue to its target within T, so only a
+ * buffer-filling competitor holds it up that long.  An eighth of the base RTT, not the quarter of before
  * 2026-11-28: a flow that joins a cubic flow measures its base RTT on top
  * of the least queue cubic leaves (at 1 BDP of buffer cubic never drains
  * it), so the floor it sees swings between 0 and ~60% of the buffer and
@@ -1579,7 +1599,7 @@ static inline bool rapid_law_competing(struct rapid_law *law,
 				       const struct rapid_cfg *cfg, u32 base_us,
 				       u64 r_avg, u32 now_us)
 {
-	u32 thr = cfg->q_target_us * 4, floor = rapid_law_floor(law);
+	u32 thr = cfg->compete_us, floor = rapid_law_floor(law);
 	u8 was = law->compete;
 
 	if (thr < base_us / RAPID_COMPETE_BASE_DIV)

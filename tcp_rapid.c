@@ -385,6 +385,9 @@ CC_PARAM(compete, rapid_p_compete, 0644, 1, 0, 1, "boolean",
 	 "both laws: hold a share against a flow that keeps a standing queue (a loss-based one)");
 CC_PARAM(compete_pkts, rapid_p_compete_pkts, 0644, 2, 0, 64, "packets",
 	 "while competing, r_avg rises by at least this many packets per srtt every srtt (Reno: 1), 0 = probe_milli alone");
+CC_PARAM(compete_us, rapid_p_compete_us, 0644, RAPID_DEF_COMPETE_US,
+	 RAPID_COMPETE_US_MIN, RAPID_COMPETE_US_MAX, "us",
+	 "both laws: a standing queue whose floor stays above the larger of this and base RTT / 8 is a competitor's, one that keeps a queue (4000, the default: RAPID that joins a cubic flow on a 40 ms path keeps more of a fair share than with 8000)");
 CC_PARAM(keep_milli, rapid_p_keep_milli, 0644, 750, 0, 1000, "1/1000",
 	 "report's law: for keep_ms after competing ends, r_avg is cut to no less than this share of its rate then, 0 = off");
 CC_PARAM(keep_ms, rapid_p_keep_ms, 0644, 10000, 0, 60000, "ms",
@@ -581,6 +584,7 @@ static void rapid_load_cfg(struct rapid_cfg *cfg)
 	cfg->adapt_tau = READ_ONCE(rapid_p_adapt_tau.val);
 	cfg->compete = READ_ONCE(rapid_p_compete.val);
 	cfg->compete_pkts = READ_ONCE(rapid_p_compete_pkts.val);
+	cfg->compete_us = READ_ONCE(rapid_p_compete_us.val);
 	cfg->keep_milli = READ_ONCE(rapid_p_keep_milli.val);
 	cfg->keep_us = READ_ONCE(rapid_p_keep_ms.val) * USEC_PER_MSEC;
 	cfg->keep_arm_us = READ_ONCE(rapid_p_keep_arm_ms.val) * USEC_PER_MSEC;

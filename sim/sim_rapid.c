@@ -43,6 +43,7 @@ struct rapid_params rapid_p = {
 	.mark_data = 1, .count_report = RAPID_DEF_COUNT_REPORT,
 	.share_pkts = RAPID_DEF_SHARE_PKTS, .fair_pkts = RAPID_DEF_FAIR_PKTS,
 	.ai_pkts = RAPID_DEF_AI_PKTS, .reorder_hold = RAPID_DEF_REORDER_HOLD,
+	.compete_us = RAPID_DEF_COMPETE_US,
 	.count_up_milli = RAPID_DEF_COUNT_UP_MILLI,
 };
 
@@ -76,6 +77,7 @@ static const struct {
 	{ "adapt_tau", &rapid_p.adapt_tau, 0, 1, false },
 	{ "compete", &rapid_p.compete, 0, 1, false },
 	{ "compete_pkts", &rapid_p.compete_pkts, 0, RAPID_COMPETE_PKTS_MAX, false },
+	{ "compete_us", &rapid_p.compete_us, RAPID_COMPETE_US_MIN, RAPID_COMPETE_US_MAX, false },
 	{ "keep_milli", &rapid_p.keep_milli, 0, RAPID_KEEP_MILLI_MAX, false },
 	{ "keep_ms", &rapid_p.keep_ms, 0, RAPID_KEEP_MS_MAX, false },
 	{ "keep_arm_ms", &rapid_p.keep_arm_ms, 0, RAPID_KEEP_MS_MAX, false },
@@ -339,6 +341,7 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->adapt_tau = (u8)rapid_p.adapt_tau;
 	cfg->compete = (u8)rapid_p.compete;
 	cfg->compete_pkts = (u8)rapid_p.compete_pkts;
+	cfg->compete_us = rapid_p.compete_us;
 	cfg->keep_milli = (u16)rapid_p.keep_milli;
 	cfg->keep_us = rapid_p.keep_ms * 1000U;
 	cfg->keep_arm_us = rapid_p.keep_arm_ms * 1000U;

@@ -2176,9 +2176,10 @@ static void test_law_drain_compete(void)
 	tap_ok(rapid_law_competing(&law, &cfg, 40000, 1000000, 0),
 	       "compete: a 20 ms floor over a second on a 40 ms path");
 	/*
-	 * A cubic flow's back-off: the queue dips to 3 ms (below half of the
-	 * 8 ms threshold, max(4 x 2 ms, 40 ms / 8), above a quarter) for
-	 * 100 ms every two seconds and is back at 20 ms: competing throughout.
+	 * A cubic flow's back-off: the queue dips to 2 ms (below half of the
+	 * 5 ms threshold, max(compete_us 4 ms, 40 ms / 8), above a quarter)
+	 * for 100 ms every two seconds and is back at 20 ms: competing
+	 * throughout.
 	 */
 	{
 		bool all = true;
@@ -2186,20 +2187,20 @@ static void test_law_drain_compete(void)
 
 		for (; t <= 9000000; t += 20000) {
 			rapid_law_queue(&law, t, t % 2000000 >= 500000 &&
-					t % 2000000 < 600000 ? 3000 : 20000,
+					t % 2000000 < 600000 ? 2000 : 20000,
 					40000);
 			all = rapid_law_competing(&law, &cfg, 40000, 1000000, 0) && all;
 		}
-		tap_ok(all, "compete: held through a dip to 3 ms every 2 s (a loss-based flow's back-offs)");
-		/* the competitor leaves: the queue falls to 1 ms */
-		t = law_feed(&law, &cfg, t, 20000, 1000);
+		tap_ok(all, "compete: held through a dip to 2 ms every 2 s (a loss-based flow's back-offs)");
+		/* the competitor leaves: the queue falls to 1.2 ms */
+		t = law_feed(&law, &cfg, t, 20000, 1200);
 		tap_ok(!law.compete,
-		       "compete: left at the first sample below 8 ms / 4");
+		       "compete: left at the first sample below 5 ms / 4");
 		t = law_feed(&law, &cfg, t, 1200000, 20000);
 		tap_ok(law.compete, "compete: back with a 20 ms floor");
 	}
 	/*
-	 * The threshold: max(4 x target, base / 8).  A flow that joined a
+	 * The threshold: max(compete_us, base / 8).  A flow that joined a
 	 * cubic flow measures its base on top of cubic's least queue (57 ms
 	 * on a 40 ms path) and a floor of 11 ms above it over a second; a
 	 * quarter of that base (14 ms) never saw it (docs/rapid-deviations.md
@@ -2207,10 +2208,24 @@ static void test_law_drain_compete(void)
 	 */
 	tap_ok(law_floor_competes(&cfg, 11000, 57000),
 	       "compete: an 11 ms floor above a joiner's 57 ms base (57 / 8 = 7.1 ms)");
-	tap_ok(law_floor_competes(&cfg, 9000, 40000),
-	       "compete: a 9 ms floor on a 40 ms path (above 8 ms)");
-	tap_ok(!law_floor_competes(&cfg, 7900, 40000),
-	       "compete: a 7.9 ms floor on a 40 ms path is not above 8 ms");
+	tap_ok(law_floor_competes(&cfg, 5100, 40000),
+	       "compete: a 5.1 ms floor on a 40 ms path (above 40 / 8)");
+	tap_ok(!law_floor_competes(&cfg, 4900, 40000),
+	       "compete: a 4.9 ms floor on a 40 ms path is not above 40 / 8");
+	tap_ok(law_floor_competes(&cfg, 4100, 20000),
+	       "compete: a 4.1 ms floor on a 20 ms path (above compete_us 4 ms)");
+	tap_ok(!law_floor_competes(&cfg, 3900, 20000),
+	       "compete: a 3.9 ms floor on a 20 ms path is not above compete_us");
+	/* compete_us is its own: the queue law's target does not move it */
+	cfg.q_target_us = 100;
+	tap_ok(!law_floor_competes(&cfg, 3900, 20000),
+	       "compete: q_target_us does not move the threshold");
+	cfg.q_target_us = 2000;
+	cfg.compete_us = 8000;
+	tap_ok(law_floor_competes(&cfg, 8100, 40000) &&
+	       !law_floor_competes(&cfg, 7900, 40000),
+	       "compete: compete_us 8 ms: 8.1 ms competes, 7.9 ms does not");
+	cfg.compete_us = RAPID_DEF_COMPETE_US;
 	tap_ok(!law_floor_competes(&cfg, 19000, 160000),
 	       "compete: 19 ms on a 160 ms path is not above 160 / 8");
 	tap_ok(law_floor_competes(&cfg, 21000, 160000),
