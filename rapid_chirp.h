@@ -67,6 +67,14 @@
 #define RAPID_DEF_N		30U	/* steady-state p-stream length */
 #define RAPID_DEF_M		1070U	/* steady-state m = 1.07 */
 #define RAPID_SS_N_INIT		2U	/* slow start: first stream */
+/*
+ * slow start's first stream at a connection's start (cfg->ss_n_init; an
+ * RTO's slow start keeps RAPID_SS_N_INIT): opt-in 8 with a higher
+ * initial_rate_kbps (500) gets a lone flow to the link sooner and ends
+ * the slow starts of flows that join many others at a rate near their
+ * share (docs/rapid-deviations.md#ss-first-stream)
+ */
+#define RAPID_DEF_SS_N_FIRST	2U
 #define RAPID_DEF_SS_N_MAX	16U	/* slow start: N doubles up to this */
 #define RAPID_SS_M		2000U	/* slow start: m = 2 */
 #define RAPID_DEF_INIT_KBPS	100U	/* initial r_avg, kbit/s */
@@ -675,6 +683,9 @@ struct rapid_cfg {
 	u16 m;			/* 1/1000: steady-state m */
 	u8 n;			/* steady-state N */
 	u8 ss_n_max;		/* slow start: N doubles up to this */
+	u8 ss_n_init;		/* slow start: N of a connection's first
+				 * stream (RAPID_DEF_SS_N_FIRST)
+				 */
 	u8 median;		/* steady state acts on the median of this
 				 * many newest estimates (1: each alone)
 				 */
@@ -805,6 +816,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->m = RAPID_DEF_M;
 	cfg->n = RAPID_DEF_N;
 	cfg->ss_n_max = RAPID_DEF_SS_N_MAX;
+	cfg->ss_n_init = RAPID_DEF_SS_N_FIRST;
 	cfg->median = RAPID_DEF_MEDIAN;
 	cfg->ss_refine = RAPID_DEF_SS_REFINE;
 	cfg->refine_m = RAPID_DEF_REFINE_M;
@@ -932,9 +944,15 @@ static inline void rapid_ctl_enter_ss(struct rapid_ctl *ctl,
 static inline void rapid_ctl_init(struct rapid_ctl *ctl,
 				  const struct rapid_cfg *cfg)
 {
+	u32 n = cfg->ss_n_init;
+
 	*ctl = (struct rapid_ctl){ 0 };
-	/* N = 2: one gap, r_1 = r_avg = the initial rate */
-	rapid_ctl_enter_ss(ctl, cfg, RAPID_SS_N_INIT, cfg->init_rate);
+	/* N = 2 (the report's): one gap, r_1 = r_avg = the initial rate */
+	if (n > cfg->ss_n_max)
+		n = cfg->ss_n_max;
+	if (n < RAPID_N_MIN)
+		n = RAPID_N_MIN;
+	rapid_ctl_enter_ss(ctl, cfg, n, cfg->init_rate);
 }
 
 /* Lab mode: hold r_avg at `rate` with the steady-state N and m. */

@@ -44,6 +44,7 @@ struct rapid_params rapid_p = {
 	.share_pkts = RAPID_DEF_SHARE_PKTS, .fair_pkts = RAPID_DEF_FAIR_PKTS,
 	.ai_pkts = RAPID_DEF_AI_PKTS, .reorder_hold = RAPID_DEF_REORDER_HOLD,
 	.compete_us = RAPID_DEF_COMPETE_US,
+	.ss_n_init = RAPID_DEF_SS_N_FIRST,
 	.count_up_milli = RAPID_DEF_COUNT_UP_MILLI,
 };
 
@@ -57,6 +58,7 @@ static const struct {
 	{ "n", &rapid_p.n, RAPID_N_MIN, RAPID_N_MAX, false },
 	{ "m", &rapid_p.m, RAPID_M_MIN, RAPID_M_MAX, false },
 	{ "ss_n_max", &rapid_p.ss_n_max, RAPID_N_MIN, RAPID_N_MAX, false },
+	{ "ss_n_init", &rapid_p.ss_n_init, RAPID_N_MIN, RAPID_N_MAX, false },
 	{ "initial_rate_kbps", &rapid_p.initial_rate_kbps, RAPID_KBPS_MIN, RAPID_KBPS_MAX, false },
 	{ "tau_ms", &rapid_p.tau_ms, 1, RAPID_TAU_MAX_MS, false },
 	{ "min_rate_kbps", &rapid_p.min_rate_kbps, RAPID_KBPS_MIN, RAPID_KBPS_MAX, false },
@@ -328,6 +330,7 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->m = (u16)rapid_p.m;
 	cfg->n = (u8)rapid_p.n;
 	cfg->ss_n_max = (u8)rapid_p.ss_n_max;
+	cfg->ss_n_init = (u8)rapid_p.ss_n_init;
 	cfg->median = (u8)rapid_p.median;
 	cfg->ss_refine = (u8)rapid_p.ss_refine;
 	cfg->refine_m = (u16)rapid_p.refine_m;

@@ -644,6 +644,53 @@ static void test_wide_refine(void)
 	tap_ok(!ctl.wide && ctl.m == 1070, "wide: the fixed rate (lab mode) clears it");
 }
 
+/*
+ * ss_n_init: a connection's first stream has N = ss_n_init (at most
+ * ss_n_max), r_1 the initial rate, m = 2; its no-trend estimate doubles N
+ * as before; an RTO's slow start keeps N = 2.  With 8 packets from
+ * 500 kbit/s (62500 B/s) the top is 2^6 x 62500 = 4e6 B/s (N - 1 rates).
+ */
+static void test_ss_n_init(void)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	struct rapid_schedule s;
+	u64 top;
+
+	rapid_cfg_default(&cfg);
+	tap_eq(cfg.ss_n_init, 2, "ss_n_init: the report's N = 2 by default");
+	cfg.ss_n_init = 8;
+	cfg.init_rate = 62500;
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_schedule(&ctl, &s);
+	top = rapid_schedule_top(&s);
+	tap_ok(ctl.phase == RAPID_PHASE_SS && s.n == 8 && s.m == 2000 &&
+	       rapid_schedule_rate(&s, 1) == 62500 &&
+	       top >= 4000000 - 16 && top <= 4000000 + 16,
+	       "ss_n_init 8: N 8, m 2, r_1 62500, top 4e6 B/s (got N %u, top %llu)",
+	       s.n, (unsigned long long)top);
+	rapid_ctl_stream_started(&ctl, 1);
+	rapid_ctl_on_abest(&ctl, &cfg, 1, top, P_FULL);
+	rapid_ctl_schedule(&ctl, &s);
+	tap_ok(ctl.phase == RAPID_PHASE_SS && s.n == 16 &&
+	       rapid_schedule_rate(&s, 1) >= top - 16 &&
+	       rapid_schedule_rate(&s, 1) <= top + 16,
+	       "ss_n_init 8: no trend: N 16 from the top");
+	rapid_ctl_on_rto(&ctl, &cfg, 0);
+	rapid_ctl_schedule(&ctl, &s);
+	tap_ok(ctl.phase == RAPID_PHASE_SS && s.n == RAPID_SS_N_INIT,
+	       "ss_n_init 8: an RTO's slow start keeps N = 2");
+	cfg.ss_n_init = 64;
+	cfg.ss_n_max = 16;
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_schedule(&ctl, &s);
+	tap_eq(s.n, 16, "ss_n_init above ss_n_max: ss_n_max");
+	cfg.ss_n_init = 0;
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_schedule(&ctl, &s);
+	tap_eq(s.n, RAPID_N_MIN, "ss_n_init 0: the least N");
+}
+
 static void test_slow_start_rules(void)
 {
 	struct rapid_cfg cfg;
@@ -3556,6 +3603,7 @@ int main(void)
 	test_edt_credit();
 	test_conversions();
 	test_slow_start_table4();
+	test_ss_n_init();
 	test_slow_start_rules();
 	test_tau_filter();
 	test_decrease();
