@@ -428,6 +428,9 @@ CC_PARAM_OFF(fair_pkts, rapid_p_fair_pkts, 0644, RAPID_DEF_FAIR_PKTS, 1,
 CC_PARAM_OFF(ai_pkts, rapid_p_ai_pkts, 0644, RAPID_DEF_AI_PKTS, 1,
 	     RAPID_AI_PKTS_MAX, "packets",
 	     "report's law: while the report's count reads 1.5 flows or more, every estimate that does not cut raises r_avg by at least this many packets per 50 ms, times the stream's share of tau, the same for every flow whatever its rate, until the flow holds this many of its own packets in the standing queue, so that the shares of flows that see the same queue move together (4, the default: 12 flows at 50 Mbit/s fairer, the queue a few packets longer); 0 = off, Eq. 6 alone");
+CC_PARAM_OFF(stream_srtt_pct, rapid_p_stream_srtt_pct, 0644,
+	     RAPID_DEF_STREAM_SRTT_PCT, 10, RAPID_FIT_PCT_MAX, "%",
+	     "opt-in: a steady-state stream lasts at most this share of srtt, with as many packets as fit (at least 16) and a larger m for the same range of rates, so a flow at a low rate hears from its streams every round trip instead of every 10-20 (50 measured in the scale engine); 0 = off, N packets always");
 CC_PARAM(reorder_hold, rapid_p_reorder_hold, 0644, RAPID_DEF_REORDER_HOLD,
 	 0, 1, "boolean",
 	 "report's law: while the path reorders, a lower estimate without a standing queue (measured from the streams' median RTTs) does not cut r_avg at all: out-of-order delays make the estimates noise there (1, the default: a lone flow on 25% reordering at 0.95-0.98 of the link instead of 0.84-0.90); 0 = the hold of hold_milli alone");
@@ -604,6 +607,7 @@ static void rapid_load_cfg(struct rapid_cfg *cfg)
 	cfg->fair_pkts = READ_ONCE(rapid_p_fair_pkts.val);
 	cfg->ai_pkts = READ_ONCE(rapid_p_ai_pkts.val);
 	cfg->reorder_hold = READ_ONCE(rapid_p_reorder_hold.val);
+	cfg->stream_srtt_pct = READ_ONCE(rapid_p_stream_srtt_pct.val);
 	cfg->cut_t_us = 0;
 	cfg->qd_us = 0;
 	cfg->queue_free = 0;
@@ -1715,6 +1719,8 @@ static void rapid_start_stream(struct sock *sk, const struct sk_buff *skb,
 	if (rate != ca->ctl.r_avg)
 		rapid_schedule_init_rho(&s, rate, ca->ctl.n, ca->ctl.m,
 					ca->ctl.rho);
+	rapid_ctl_fit_stream(&ca->ctl, &cfg, &s, rate, tp->srtt_us >> 3,
+			     tp->mss_cache);
 	/* packets of data queued now, this one included */
 	avail = DIV_ROUND_UP(tp->write_seq - seq, max(tp->mss_cache, 1U));
 	k = rapid_cursor_start(&ca->cur, &s, avail, &eff);

@@ -157,7 +157,7 @@ struct rapid_params {
 		 f_milli, cut_max, cut_deep, hold_milli, cut_share_ms,
 		 ack_noise_us, ack_noise_mult, stream_slots, mark_data, count_report,
 		 share_pkts, count_up_milli, fair_pkts, pace_drain, bias_milli,
-		 ai_pkts, reorder_hold, compete_us, ss_n_init;
+		 ai_pkts, reorder_hold, compete_us, ss_n_init, stream_srtt_pct;
 };
 extern struct rapid_params rapid_p;
 int rapid_param_set(const char *name, unsigned val);

@@ -45,6 +45,7 @@ struct rapid_params rapid_p = {
 	.ai_pkts = RAPID_DEF_AI_PKTS, .reorder_hold = RAPID_DEF_REORDER_HOLD,
 	.compete_us = RAPID_DEF_COMPETE_US,
 	.ss_n_init = RAPID_DEF_SS_N_FIRST,
+	.stream_srtt_pct = RAPID_DEF_STREAM_SRTT_PCT,
 	.count_up_milli = RAPID_DEF_COUNT_UP_MILLI,
 };
 
@@ -95,6 +96,7 @@ static const struct {
 	{ "fair_pkts", &rapid_p.fair_pkts, 1, RAPID_FAIR_PKTS_MAX, true },
 	{ "ai_pkts", &rapid_p.ai_pkts, 1, RAPID_AI_PKTS_MAX, true },
 	{ "reorder_hold", &rapid_p.reorder_hold, 0, 1, false },
+	{ "stream_srtt_pct", &rapid_p.stream_srtt_pct, 10, RAPID_FIT_PCT_MAX, true },
 	{ "cut_share_ms", &rapid_p.cut_share_ms, RAPID_CUT_SHARE_MS_MIN, RAPID_CUT_SHARE_MS_MAX, true },
 	{ "ss_exit_dr", &rapid_p.ss_exit_dr, RAPID_SS_EXIT_DR_MIN, RAPID_SS_EXIT_DR_MAX, false },
 	{ "ss_refine", &rapid_p.ss_refine, 0, RAPID_SS_REFINE_MAX, false },
@@ -360,6 +362,7 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->fair_pkts = (u16)rapid_p.fair_pkts;
 	cfg->ai_pkts = (u16)rapid_p.ai_pkts;
 	cfg->reorder_hold = (u8)rapid_p.reorder_hold;
+	cfg->stream_srtt_pct = (u16)rapid_p.stream_srtt_pct;
 	cfg->cut_t_us = 0;
 	cfg->qd_us = 0;
 	cfg->queue_free = 0;
@@ -861,6 +864,7 @@ static void stream_start(struct flow *f, uint32_t seq)
 				     rapid_min_us(f), rapid_p.drain_max);
 	if (rate != ca->ctl.r_avg)
 		rapid_schedule_init_rho(&s, rate, ca->ctl.n, ca->ctl.m, ca->ctl.rho);
+	rapid_ctl_fit_stream(&ca->ctl, &cfg, &s, rate, flow_srtt_us(f), SIM_MSS);
 	k = rapid_cursor_start(&ca->cur, &s, RAPID_N_MAX, &eff);
 	ca->cur_done = 0;
 	ring_push(ca, &eff, id, k, seq);

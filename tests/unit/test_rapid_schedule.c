@@ -859,6 +859,71 @@ static struct rapid_ctl steady_ctl(const struct rapid_cfg *cfg, u64 r_avg)
 	return ctl;
 }
 
+/*
+ * rapid_stream_fit(): N = 30, m = 1.07 at 0.25 Mbit/s (31250 B/s), srtt
+ * 100 ms, 1448-byte packets: the stream would last 29 x 1448 / 31250 =
+ * 1.34 s; at 50% of srtt (1562 bytes, 1 packet) it has RAPID_FIT_N_MIN
+ * packets and an m whose span m^(N-2) is at least 1.07^28 = 6.65, the
+ * least such m.  Off, at high rates, without srtt, mss or rate: as is.
+ */
+static void test_stream_fit(void)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	struct rapid_schedule s;
+	u64 want = rapid_fit_span(1070, 28), top0;
+	u32 n, m;
+
+	tap_ok(want > (u64)(6.6 * (1 << 20)) && want < (u64)(6.7 * (1 << 20)),
+	       "fit: 1.07^28 in Q20 is 6.65 (got %.3f)", want / 1048576.0);
+	rapid_stream_fit(30, 1070, 31250, 100000, 1448, 50, &n, &m);
+	tap_ok(n == RAPID_FIT_N_MIN && rapid_fit_span(m, n - 2) >= want &&
+	       rapid_fit_span(m - 1, n - 2) < want,
+	       "fit: 0.25 Mbit/s, 100 ms, 50%%: N %u, the least m (%u) keeping the span", n, m);
+	rapid_stream_fit(30, 1070, 31250, 100000, 1448, 0, &n, &m);
+	tap_ok(n == 30 && m == 1070, "fit: off (0): N and m as they are");
+	rapid_stream_fit(30, 1070, 12500000, 100000, 1448, 50, &n, &m);
+	tap_ok(n == 30 && m == 1070, "fit: 100 Mbit/s fits 30 packets in half of 100 ms: as is");
+	/* between: 1 Mbit/s = 125000 B/s, 400 ms, 50%: 25000 bytes, 17 packets + 1 */
+	rapid_stream_fit(30, 1070, 125000, 400000, 1448, 50, &n, &m);
+	tap_ok(n == 18 && rapid_fit_span(m, 16) >= want &&
+	       rapid_fit_span(m - 1, 16) < want,
+	       "fit: as many packets as fit, 18 (got %u, m %u)", n, m);
+	rapid_stream_fit(30, 1070, 31250, 0, 1448, 50, &n, &m);
+	tap_ok(n == 30 && m == 1070, "fit: no srtt yet: as is");
+	rapid_stream_fit(30, 1070, 31250, 100000, 0, 50, &n, &m);
+	tap_ok(n == 30 && m == 1070, "fit: mss 0: as is");
+	rapid_stream_fit(30, 1070, 0, 100000, 1448, 50, &n, &m);
+	tap_ok(n == 30 && m == 1070, "fit: rate 0: as is");
+	rapid_stream_fit(RAPID_FIT_N_MIN, 1070, 31250, 100000, 1448, 50, &n, &m);
+	tap_ok(n == RAPID_FIT_N_MIN && m == 1070, "fit: N already at the least: as is");
+	rapid_stream_fit(30, 1070, ~0ULL, ~0U, 1448, ~0U, &n, &m);
+	tap_ok(n == 30 && m == 1070, "fit: huge rate, srtt and share: clamped, as is");
+	/* a span no m up to RAPID_M_MAX reaches: the largest m */
+	rapid_stream_fit(128, 4000, 31250, 100000, 1448, 50, &n, &m);
+	tap_ok(n == RAPID_FIT_N_MIN && m == RAPID_M_MAX,
+	       "fit: a span beyond reach takes RAPID_M_MAX (N %u, m %u)", n, m);
+	tap_eq(rapid_fit_span(RAPID_M_MAX, 1000), RAPID_FIT_SPAN_CAP,
+	       "fit: spans saturate, no overflow");
+
+	/* the controller: steady state only, the schedule's rate kept */
+	rapid_cfg_default(&cfg);
+	cfg.stream_srtt_pct = 50;
+	ctl = steady_ctl(&cfg, 31250);
+	rapid_ctl_schedule(&ctl, &s);
+	top0 = rapid_schedule_top(&s);
+	rapid_ctl_fit_stream(&ctl, &cfg, &s, 31250, 100000, 1448);
+	tap_ok(s.n == RAPID_FIT_N_MIN && s.r_avg == 31250 &&
+	       rapid_schedule_top(&s) >= top0 - top0 / 100,
+	       "fit: a steady stream at 0.25 Mbit/s: N %u, r_avg kept, top %llu against %llu",
+	       s.n, (unsigned long long)rapid_schedule_top(&s),
+	       (unsigned long long)top0);
+	rapid_ctl_init(&ctl, &cfg);
+	rapid_ctl_schedule(&ctl, &s);
+	rapid_ctl_fit_stream(&ctl, &cfg, &s, ctl.r_avg, 100000, 1448);
+	tap_eq(s.n, RAPID_SS_N_INIT, "fit: slow start's streams are left alone");
+}
+
 /* The report's law: its tau, every lower estimate adopted at once. */
 static void report_cfg(struct rapid_cfg *cfg)
 {
@@ -3604,6 +3669,7 @@ int main(void)
 	test_conversions();
 	test_slow_start_table4();
 	test_ss_n_init();
+	test_stream_fit();
 	test_slow_start_rules();
 	test_tau_filter();
 	test_decrease();
