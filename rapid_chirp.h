@@ -492,8 +492,10 @@ static inline u64 rapid_fit_span(u32 m, u32 steps)
 
 	m = rapid_m_sane(m);
 	for (k = 0; k < steps; k++) {
-		/* x < 2^50, m <= 65535 < 2^16: x * m < 2^66 would wrap, so
-		 * stop one step early above 2^47 times what m can multiply
+		/*
+		 * x < 2^50 and m < 2^16: x * m stays below 2^62 when x <=
+		 * 2^46 or m <= 2^12 (every m up to RAPID_M_MAX); beyond
+		 * both the product would wrap, so saturate
 		 */
 		if (x > (RAPID_FIT_SPAN_CAP >> 4) && m > (1U << 12))
 			return RAPID_FIT_SPAN_CAP;
@@ -532,11 +534,10 @@ static inline void rapid_stream_fit(u32 n, u32 m, u64 rate, u32 srtt_us,
 	bytes = div_u64(bytes * pct, 100);
 	if (bytes >= (u64)(n - 1) * mss)
 		return;
+	/* bytes < (n - 1) mss and n > RAPID_FIT_N_MIN: ne < n */
 	ne = (u32)div_u64(bytes, mss) + 1;
 	if (ne < RAPID_FIT_N_MIN)
 		ne = RAPID_FIT_N_MIN;
-	if (ne >= n)
-		return;
 	/* the least m' in [m, RAPID_M_MAX] with m'^(ne-2) >= m^(n-2) */
 	want = rapid_fit_span(m, n - 2);
 	lo = rapid_m_sane(m);
@@ -1047,11 +1048,13 @@ static inline void rapid_ctl_init(struct rapid_ctl *ctl,
 	u32 n = cfg->ss_n_init;
 
 	*ctl = (struct rapid_ctl){ 0 };
-	/* N = 2 (the report's): one gap, r_1 = r_avg = the initial rate */
+	/*
+	 * N = 2 (the report's): one gap, r_1 = r_avg = the initial rate; at
+	 * most ss_n_max (rapid_ctl_set_params() keeps it within
+	 * RAPID_N_MIN..RAPID_N_MAX)
+	 */
 	if (n > cfg->ss_n_max)
 		n = cfg->ss_n_max;
-	if (n < RAPID_N_MIN)
-		n = RAPID_N_MIN;
 	rapid_ctl_enter_ss(ctl, cfg, n, cfg->init_rate);
 }
 
@@ -1586,8 +1589,8 @@ struct rapid_law {
  * max(RAPID_COMPETE_WIN_US, 4 srtt), stays above max(cfg->compete_us
  * (RAPID_DEF_COMPETE_US), base / RAPID_COMPETE_BASE_DIV).  RAPID flows
  * among themselves drain the queue to its target within T, so only a
- * buffer-filling competitor holds it up that long.  An eighth of the base RTT, not the quarter of before
- * 2026-11-28: a flow that joins a cubic flow measures its base RTT on top
+ * buffer-filling competitor holds it up that long.  An eighth of the base
+ * RTT, not the quarter of before 2026-11-28: a flow that joins a cubic flow measures its base RTT on top
  * of the least queue cubic leaves (at 1 BDP of buffer cubic never drains
  * it), so the floor it sees swings between 0 and ~60% of the buffer and
  * stayed above a quarter of that inflated base only at the top of cubic's
@@ -2953,23 +2956,25 @@ static inline u64 rapid_ctl_stream_rate(const struct rapid_ctl *ctl,
 }
 
 /*
- * The schedule @s of a stream about to start at @rate (B/s, its r_avg),
- * refitted by rapid_stream_fit() in steady state when cfg->stream_srtt_pct
- * asks for it.
+ * The schedule of a stream about to start at @rate (B/s; @s holds
+ * rapid_ctl_schedule()'s): ctl's N and m at @rate (below r_avg while a
+ * standing queue drains, rapid_ctl_stream_rate()), or in steady state the
+ * N and m of rapid_stream_fit() when cfg->stream_srtt_pct asks for it.
  */
-static inline void rapid_ctl_fit_stream(const struct rapid_ctl *ctl,
-					const struct rapid_cfg *cfg,
-					struct rapid_schedule *s, u64 rate,
-					u32 srtt_us, u32 mss)
+static inline void rapid_ctl_stream_schedule(const struct rapid_ctl *ctl,
+					     const struct rapid_cfg *cfg,
+					     struct rapid_schedule *s,
+					     u64 rate, u32 srtt_us, u32 mss)
 {
-	u32 n, m;
+	u32 n = ctl->n, m = ctl->m;
 
-	if (ctl->phase != RAPID_PHASE_STEADY)
-		return;
-	rapid_stream_fit(ctl->n, ctl->m, rate, srtt_us, mss,
-			 cfg->stream_srtt_pct, &n, &m);
+	if (ctl->phase == RAPID_PHASE_STEADY)
+		rapid_stream_fit(ctl->n, ctl->m, rate, srtt_us, mss,
+				 cfg->stream_srtt_pct, &n, &m);
 	if (n != ctl->n || m != ctl->m)
 		rapid_schedule_init_rho(s, rate, n, m, rapid_rho(n, m));
+	else if (rate != ctl->r_avg)
+		rapid_schedule_init_rho(s, rate, n, m, ctl->rho);
 }
 
 /*

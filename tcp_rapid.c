@@ -1716,11 +1716,8 @@ static void rapid_start_stream(struct sock *sk, const struct sk_buff *skb,
 				     ca->ring ? ca->ring->qd_us : 0,
 				     rapid_base_rtt_us(sk),
 				     READ_ONCE(rapid_p_drain_max.val));
-	if (rate != ca->ctl.r_avg)
-		rapid_schedule_init_rho(&s, rate, ca->ctl.n, ca->ctl.m,
-					ca->ctl.rho);
-	rapid_ctl_fit_stream(&ca->ctl, &cfg, &s, rate, tp->srtt_us >> 3,
-			     tp->mss_cache);
+	rapid_ctl_stream_schedule(&ca->ctl, &cfg, &s, rate, tp->srtt_us >> 3,
+				  tp->mss_cache);
 	/* packets of data queued now, this one included */
 	avail = DIV_ROUND_UP(tp->write_seq - seq, max(tp->mss_cache, 1U));
 	k = rapid_cursor_start(&ca->cur, &s, avail, &eff);

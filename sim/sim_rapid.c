@@ -862,9 +862,8 @@ static void stream_start(struct flow *f, uint32_t seq)
 	rapid_ctl_schedule(&ca->ctl, &s);
 	rate = rapid_ctl_stream_rate(&ca->ctl, &cfg, &ca->law, ca->qd_us,
 				     rapid_min_us(f), rapid_p.drain_max);
-	if (rate != ca->ctl.r_avg)
-		rapid_schedule_init_rho(&s, rate, ca->ctl.n, ca->ctl.m, ca->ctl.rho);
-	rapid_ctl_fit_stream(&ca->ctl, &cfg, &s, rate, flow_srtt_us(f), SIM_MSS);
+	rapid_ctl_stream_schedule(&ca->ctl, &cfg, &s, rate, flow_srtt_us(f),
+				  SIM_MSS);
 	k = rapid_cursor_start(&ca->cur, &s, RAPID_N_MAX, &eff);
 	ca->cur_done = 0;
 	ring_push(ca, &eff, id, k, seq);

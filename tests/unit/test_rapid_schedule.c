@@ -859,6 +859,13 @@ static struct rapid_ctl steady_ctl(const struct rapid_cfg *cfg, u64 r_avg)
 	return ctl;
 }
 
+/* m is the least m' with m'^steps >= want (rapid_fit_span()) */
+static bool fit_least_m(u32 m, u32 steps, u64 want)
+{
+	return rapid_fit_span(m, steps) >= want &&
+	       rapid_fit_span(m - 1, steps) < want;
+}
+
 /*
  * rapid_stream_fit(): N = 30, m = 1.07 at 0.25 Mbit/s (31250 B/s), srtt
  * 100 ms, 1448-byte packets: the stream would last 29 x 1448 / 31250 =
@@ -877,8 +884,7 @@ static void test_stream_fit(void)
 	tap_ok(want > (u64)(6.6 * (1 << 20)) && want < (u64)(6.7 * (1 << 20)),
 	       "fit: 1.07^28 in Q20 is 6.65 (got %.3f)", want / 1048576.0);
 	rapid_stream_fit(30, 1070, 31250, 100000, 1448, 50, &n, &m);
-	tap_ok(n == RAPID_FIT_N_MIN && rapid_fit_span(m, n - 2) >= want &&
-	       rapid_fit_span(m - 1, n - 2) < want,
+	tap_ok(n == RAPID_FIT_N_MIN && fit_least_m(m, n - 2, want),
 	       "fit: 0.25 Mbit/s, 100 ms, 50%%: N %u, the least m (%u) keeping the span", n, m);
 	rapid_stream_fit(30, 1070, 31250, 100000, 1448, 0, &n, &m);
 	tap_ok(n == 30 && m == 1070, "fit: off (0): N and m as they are");
@@ -886,8 +892,7 @@ static void test_stream_fit(void)
 	tap_ok(n == 30 && m == 1070, "fit: 100 Mbit/s fits 30 packets in half of 100 ms: as is");
 	/* between: 1 Mbit/s = 125000 B/s, 400 ms, 50%: 25000 bytes, 17 packets + 1 */
 	rapid_stream_fit(30, 1070, 125000, 400000, 1448, 50, &n, &m);
-	tap_ok(n == 18 && rapid_fit_span(m, 16) >= want &&
-	       rapid_fit_span(m - 1, 16) < want,
+	tap_ok(n == 18 && fit_least_m(m, 16, want),
 	       "fit: as many packets as fit, 18 (got %u, m %u)", n, m);
 	rapid_stream_fit(30, 1070, 31250, 0, 1448, 50, &n, &m);
 	tap_ok(n == 30 && m == 1070, "fit: no srtt yet: as is");
@@ -912,7 +917,7 @@ static void test_stream_fit(void)
 	ctl = steady_ctl(&cfg, 31250);
 	rapid_ctl_schedule(&ctl, &s);
 	top0 = rapid_schedule_top(&s);
-	rapid_ctl_fit_stream(&ctl, &cfg, &s, 31250, 100000, 1448);
+	rapid_ctl_stream_schedule(&ctl, &cfg, &s, 31250, 100000, 1448);
 	tap_ok(s.n == RAPID_FIT_N_MIN && s.r_avg == 31250 &&
 	       rapid_schedule_top(&s) >= top0 - top0 / 100,
 	       "fit: a steady stream at 0.25 Mbit/s: N %u, r_avg kept, top %llu against %llu",
@@ -920,7 +925,7 @@ static void test_stream_fit(void)
 	       (unsigned long long)top0);
 	rapid_ctl_init(&ctl, &cfg);
 	rapid_ctl_schedule(&ctl, &s);
-	rapid_ctl_fit_stream(&ctl, &cfg, &s, ctl.r_avg, 100000, 1448);
+	rapid_ctl_stream_schedule(&ctl, &cfg, &s, ctl.r_avg, 100000, 1448);
 	tap_eq(s.n, RAPID_SS_N_INIT, "fit: slow start's streams are left alone");
 }
 
