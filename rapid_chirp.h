@@ -465,7 +465,7 @@ static inline void rapid_schedule_init_rho(struct rapid_schedule *s,
 
 /*
  * Steady-state streams no longer than a share of the round trip (ours,
- * opt-in, cfg->stream_srtt_pct, docs/rapid-deviations.md#short-streams):
+ * opt-in, cfg->stream_srtt_pct, docs/rapid-deviations.md#low-rate-streams):
  * a stream of N packets at r_avg lasts (N - 1) mss / r_avg, 1.4 s for 30
  * packets at 0.25 Mbit/s, and the controller hears from it once per
  * stream, so a flow at a low rate (a joiner beside a cubic flow, a slow

@@ -18,6 +18,7 @@
    that page that starts with the title; a citation of what a page used
    to hold ("moved here from docs/rapid.md ("Measurements")", "until
    2026-11-26 in docs/rapid.md, ...") is history and not checked.
+4. No page defines an explicit anchor (<a id="...">) twice.
 
 Usage: test_docs_links.py [TOP]   (TOP: the tree to check, default this one)
 """
@@ -187,4 +188,15 @@ for f in tracked():
             bad.append(f'{f}: docs/{page}, "{m.group(2)}": no such section')
 T.check(f"every section cited by title, docs/PAGE.md \"Title\", exists ({n} citations)",
         n > 0 and not bad, "\n# ".join(bad) or "no citations found")
+
+# 4. no explicit anchor twice on a page: a link to it would land on the
+#    first one, whichever section its author meant
+bad, n = [], 0
+for page in md_pages():
+    text = strip_code_fences(open(page, encoding="utf-8").read())
+    ids = re.findall(r"<a\s+(?:id|name)=\"([^\"]+)\"", text)
+    n += len(ids)
+    bad += [f"{rel(page)}: #{a} {ids.count(a)} times" for a in sorted(set(ids)) if ids.count(a) > 1]
+T.check(f"no page of README.md and docs/*.md defines an anchor twice ({n} anchors)",
+        n > 0 and not bad, "\n# ".join(bad) or "no anchors found")
 sys.exit(T.done())
