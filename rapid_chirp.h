@@ -2769,6 +2769,27 @@ static inline u64 rapid_ss_floor(u32 n, u32 mss, u32 srtt_us)
 	return rapid_pkts_rate(n, mss, srtt_us);	/* n <= 255 */
 }
 
+/*
+ * A slow-start stream planned as a chirp of N >= RAPID_SS_CHIRP_MIN packets
+ * that left as k < RAPID_SS_CHIRP_MIN probed no range of rates (ours,
+ * docs/rapid-deviations.md#ss-blank).  TCP sends a connection's first
+ * segments as the application writes them, each alone while the window is
+ * open (tcp_push_one()), and does not pace them: the first stream of
+ * ss_n_init = 8 left as eight streams of one packet.  Their estimate is a
+ * stand-in "no trend" at r_avg (rapid_estimate_bound()), and the
+ * delivery-rate cap, then one packet per round trip (TCP's first rate
+ * sample), ended slow start on it at 0.46 Mbit/s on a 100 Mbit/s path.
+ * Such an estimate is not taken; the next stream probes with the same
+ * parameters.  The report's first stream, N = 2, is left as it is.
+ */
+#define RAPID_SS_CHIRP_MIN	3U
+
+static inline bool rapid_ctl_ss_blank(const struct rapid_ctl *ctl, u32 k)
+{
+	return ctl->phase == RAPID_PHASE_SS && ctl->n >= RAPID_SS_CHIRP_MIN &&
+	       k < RAPID_SS_CHIRP_MIN;
+}
+
 /* Raise slow start's r_avg to @floor (B/s) as a new slow-start epoch. */
 static inline bool rapid_ctl_ss_raise(struct rapid_ctl *ctl,
 				      const struct rapid_cfg *cfg, u64 floor)

@@ -337,7 +337,7 @@ CC_PARAM(ss_n_max, rapid_p_ss_n_max, 0644, 16, 2, 128, "packets",
 	 "slow start: N doubles up to this");
 CC_PARAM(ss_n_init, rapid_p_ss_n_init, 0644, RAPID_DEF_SS_N_FIRST, 2, 128,
 	 "packets",
-	 "slow start: N of a connection's first stream (at most ss_n_max; 2, the report's; 8 with initial_rate_kbps=500 measured faster to the link alone and gentler when joining many flows, docs/rapid-deviations.md#ss-first-stream)");
+	 "slow start: N of a connection's first stream (at most ss_n_max; 2, the report's; 8 with initial_rate_kbps=500: gentler when joining many flows, slower to a long fast path alone, docs/rapid-deviations.md#ss-first-stream)");
 CC_PARAM(initial_rate_kbps, rapid_p_init_rate, 0644, 100, 10, 100000000,
 	 "kbit/s", "r_avg of a new connection");
 CC_PARAM(tau_ms, rapid_p_tau, 0644, 1200, 1, 60000, "ms",
@@ -520,6 +520,7 @@ enum rapid_stat {
 	RAPID_ST_HOOK_DETACH,	/* ... detached (last socket gone) */
 	RAPID_ST_UNHOOKED,	/* sockets started before the hooks were on */
 	RAPID_ST_LOSS_INHERITED, /* recoveries of data sent before .init */
+	RAPID_ST_SS_BLANK,	/* slow-start chirps that left as 1-2 packets */
 	RAPID_NSTATS
 };
 
@@ -528,7 +529,7 @@ static const char * const rapid_stat_names[RAPID_NSTATS] = {
 	"sest_streams", "sest_late", "sest_applied", "nomem", "loss_random",
 	"fb_lapsed", "fb_disagree", "fb_distrusted", "fb_ignored", "dr_capped",
 	"idle_restarts", "hook_attaches", "hook_detaches", "unhooked_starts",
-	"loss_inherited",
+	"loss_inherited", "ss_blank",
 };
 
 static DEFINE_PER_CPU(unsigned long[RAPID_NSTATS], rapid_stats);
@@ -993,8 +994,15 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 			      u64 raw, u64 abest, bool lossy)
 {
 	struct rapid *ca = inet_csk_ca(sk);
+	struct rapid_stream *rec = rapid_find_stream_by_id(ca, id);
 	u64 dr = 0;
 
+	/* a chirp that left as one or two packets probed nothing */
+	if (rec && rapid_ctl_ss_blank(&ca->ctl, rec->k)) {
+		rapid_count(RAPID_ST_SS_BLANK);
+		abest = 0;
+		goto out;
+	}
 	/*
 	 * Never far above what the path has delivered: an ABest above
 	 * RAPID_DR_GAIN times the delivery-rate maximum of the last round
@@ -1032,6 +1040,7 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 					   READ_ONCE(rapid_p_bias_milli.val));
 	if (abest)
 		rapid_on_abest(sk, id, abest, dr);
+out:
 	trace_rapid_abest(sk, id, src, rule, lossy, rapid_rate_to_kbps(raw),
 			  rapid_rate_to_kbps(abest),
 			  rapid_rate_to_kbps(ca->ctl.r_avg), ca->ctl.phase,

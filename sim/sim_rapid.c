@@ -498,11 +498,14 @@ static void trace_abest(struct flow *f, uint32_t id, uint32_t src,
 			  ca->hist.acc);
 }
 
+static struct rstream *find_stream_by_id(struct rapid *ca, uint32_t id);
+
 /* rapid_on_estimate(): true when the controller got an ABest */
 static bool on_estimate(struct flow *f, uint32_t id, uint32_t src,
 			uint32_t rule, u64 raw, u64 abest, bool lossy)
 {
 	struct rapid *ca = f->ca;
+	struct rstream *rec = find_stream_by_id(ca, id);
 	uint32_t lim = now_us() - ca->dr_lim.s[0].t >
 		       rapid_dr_win_us(flow_srtt_us(f)) ?
 		       0 : ca->dr_lim.s[0].v;	/* rapid_dr_lim_kbps() */
@@ -510,6 +513,8 @@ static bool on_estimate(struct flow *f, uint32_t id, uint32_t src,
 				    ca->ctl.phase == RAPID_PHASE_SS ||
 				    ca->ctl.refine);
 
+	if (rec && rapid_ctl_ss_blank(&ca->ctl, rec->k))
+		abest = 0;	/* a chirp that left as one or two packets */
 	if (dr && abest > dr)
 		abest = dr;
 	if (ca->ctl.phase == RAPID_PHASE_STEADY && rapid_p.law != RAPID_LAW_QUEUE &&
@@ -864,7 +869,15 @@ static void stream_start(struct flow *f, uint32_t seq)
 				     rapid_min_us(f), rapid_p.drain_max);
 	rapid_ctl_stream_schedule(&ca->ctl, &cfg, &s, rate, flow_srtt_us(f),
 				  SIM_MSS);
-	k = rapid_cursor_start(&ca->cur, &s, RAPID_N_MAX, &eff);
+	/*
+	 * Until the first ACK TCP sends each segment as the application
+	 * writes it (tcp_push_one() while the window is open), so the streams
+	 * of the first flight have one packet each (the lab, traced: the
+	 * first stream of ss_n_init = 8 left as eight); after it the bulk
+	 * application keeps the queue full.
+	 */
+	k = rapid_cursor_start(&ca->cur, &s, f->delivered ? RAPID_N_MAX : 1,
+			       &eff);
 	ca->cur_done = 0;
 	ring_push(ca, &eff, id, k, seq);
 }

@@ -2963,6 +2963,37 @@ static void test_ss_floor(void)
 }
 
 /*
+ * A slow-start chirp that TCP sent as one or two packets (the first
+ * flight, docs/rapid-deviations.md#ss-blank) gives no estimate; the
+ * report's first stream of two packets does.
+ */
+static void test_ss_blank(void)
+{
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	u32 k;
+
+	rapid_cfg_default(&cfg);
+	cfg.ss_n_init = 8;
+	rapid_ctl_init(&ctl, &cfg);
+	tap_eq(ctl.n, 8, "ss blank: the first stream planned as 8 packets");
+	for (k = 0; k <= 2; k++)
+		tap_ok(rapid_ctl_ss_blank(&ctl, k),
+		       "ss blank: a chirp of 8 sent as %u packets probed nothing", k);
+	tap_ok(!rapid_ctl_ss_blank(&ctl, 3), "ss blank: 3 packets are a chirp (Eq. 5 with N = 3)");
+	tap_ok(!rapid_ctl_ss_blank(&ctl, 8), "ss blank: the whole stream is one");
+	ctl.phase = RAPID_PHASE_STEADY;
+	tap_ok(!rapid_ctl_ss_blank(&ctl, 1), "ss blank: not in steady state");
+	rapid_cfg_default(&cfg);
+	rapid_ctl_init(&ctl, &cfg);
+	tap_eq(ctl.n, 2, "ss blank: the default first stream is the report's 2");
+	tap_ok(!rapid_ctl_ss_blank(&ctl, 1) && !rapid_ctl_ss_blank(&ctl, 2),
+	       "ss blank: its one- and two-packet streams count (they grow slow start)");
+	ctl.n = 0;
+	tap_ok(!rapid_ctl_ss_blank(&ctl, 0), "ss blank: no parameters yet, nothing to judge");
+}
+
+/*
  * Steady state's floor (rapid_cfg_steady_floor(), docs/rapid-deviations.md
  * #compete-join): two packets per srtt, in steady state only.
  */
@@ -3659,6 +3690,7 @@ static void test_jump(void)
 int main(void)
 {
 	test_ss_floor();
+	test_ss_blank();
 	test_steady_floor();
 	test_drain();
 	test_congestive();
