@@ -994,10 +994,12 @@ static bool rapid_on_estimate(struct sock *sk, u32 id, u32 src, u32 rule,
 			      u64 raw, u64 abest, bool lossy)
 {
 	struct rapid *ca = inet_csk_ca(sk);
-	struct rapid_stream *rec = rapid_find_stream_by_id(ca, id);
+	struct rapid_stream *rec = NULL;
 	u64 dr = 0;
 
 	/* a chirp that left as one or two packets probed nothing */
+	if (ca->ctl.phase == RAPID_PHASE_SS)
+		rec = rapid_find_stream_by_id(ca, id);	/* no scan in steady state */
 	if (rec && rapid_ctl_ss_blank(&ca->ctl, rec->k)) {
 		rapid_count(RAPID_ST_SS_BLANK);
 		abest = 0;

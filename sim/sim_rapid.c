@@ -505,7 +505,8 @@ static bool on_estimate(struct flow *f, uint32_t id, uint32_t src,
 			uint32_t rule, u64 raw, u64 abest, bool lossy)
 {
 	struct rapid *ca = f->ca;
-	struct rstream *rec = find_stream_by_id(ca, id);
+	struct rstream *rec = ca->ctl.phase == RAPID_PHASE_SS ?
+			      find_stream_by_id(ca, id) : NULL;
 	uint32_t lim = now_us() - ca->dr_lim.s[0].t >
 		       rapid_dr_win_us(flow_srtt_us(f)) ?
 		       0 : ca->dr_lim.s[0].v;	/* rapid_dr_lim_kbps() */
