@@ -523,8 +523,7 @@ static inline void rapid_stream_fit(u32 n, u32 m, u64 rate, u32 srtt_us,
 	if (!pct || !srtt_us || !mss || !rate || n <= RAPID_FIT_N_MIN ||
 	    n > RAPID_N_MAX || m > RAPID_M_MAX)
 		return;
-	if (rate > RAPID_RATE_MAX)
-		rate = RAPID_RATE_MAX;
+	rate = rapid_rate_clamp(rate, 1, RAPID_RATE_MAX);
 	if (srtt_us > RAPID_FIT_SRTT_MAX_US)
 		srtt_us = RAPID_FIT_SRTT_MAX_US;
 	if (pct > RAPID_FIT_PCT_MAX)

@@ -866,6 +866,16 @@ static bool fit_least_m(u32 m, u32 steps, u64 want)
 	       rapid_fit_span(m - 1, steps) < want;
 }
 
+/* rapid_stream_fit() leaves N (@n0) and m (@m0) as they are */
+static void fit_as_is(u32 n0, u32 m0, u64 rate, u32 srtt_us, u32 mss,
+		      u32 pct, const char *what)
+{
+	u32 n, m;
+
+	rapid_stream_fit(n0, m0, rate, srtt_us, mss, pct, &n, &m);
+	tap_ok(n == n0 && m == m0, "%s", what);
+}
+
 /*
  * rapid_stream_fit(): N = 30, m = 1.07 at 0.25 Mbit/s (31250 B/s), srtt
  * 100 ms, 1448-byte packets: the stream would last 29 x 1448 / 31250 =
@@ -886,24 +896,20 @@ static void test_stream_fit(void)
 	rapid_stream_fit(30, 1070, 31250, 100000, 1448, 50, &n, &m);
 	tap_ok(n == RAPID_FIT_N_MIN && fit_least_m(m, n - 2, want),
 	       "fit: 0.25 Mbit/s, 100 ms, 50%%: N %u, the least m (%u) keeping the span", n, m);
-	rapid_stream_fit(30, 1070, 31250, 100000, 1448, 0, &n, &m);
-	tap_ok(n == 30 && m == 1070, "fit: off (0): N and m as they are");
-	rapid_stream_fit(30, 1070, 12500000, 100000, 1448, 50, &n, &m);
-	tap_ok(n == 30 && m == 1070, "fit: 100 Mbit/s fits 30 packets in half of 100 ms: as is");
+	fit_as_is(30, 1070, 31250, 100000, 1448, 0, "fit: off (0): N and m as they are");
+	fit_as_is(30, 1070, 12500000, 100000, 1448, 50,
+		  "fit: 100 Mbit/s fits 30 packets in half of 100 ms: as is");
 	/* between: 1 Mbit/s = 125000 B/s, 400 ms, 50%: 25000 bytes, 17 packets + 1 */
 	rapid_stream_fit(30, 1070, 125000, 400000, 1448, 50, &n, &m);
 	tap_ok(n == 18 && fit_least_m(m, 16, want),
 	       "fit: as many packets as fit, 18 (got %u, m %u)", n, m);
-	rapid_stream_fit(30, 1070, 31250, 0, 1448, 50, &n, &m);
-	tap_ok(n == 30 && m == 1070, "fit: no srtt yet: as is");
-	rapid_stream_fit(30, 1070, 31250, 100000, 0, 50, &n, &m);
-	tap_ok(n == 30 && m == 1070, "fit: mss 0: as is");
-	rapid_stream_fit(30, 1070, 0, 100000, 1448, 50, &n, &m);
-	tap_ok(n == 30 && m == 1070, "fit: rate 0: as is");
-	rapid_stream_fit(RAPID_FIT_N_MIN, 1070, 31250, 100000, 1448, 50, &n, &m);
-	tap_ok(n == RAPID_FIT_N_MIN && m == 1070, "fit: N already at the least: as is");
-	rapid_stream_fit(30, 1070, ~0ULL, ~0U, 1448, ~0U, &n, &m);
-	tap_ok(n == 30 && m == 1070, "fit: huge rate, srtt and share: clamped, as is");
+	fit_as_is(30, 1070, 31250, 0, 1448, 50, "fit: no srtt yet: as is");
+	fit_as_is(30, 1070, 31250, 100000, 0, 50, "fit: mss 0: as is");
+	fit_as_is(30, 1070, 0, 100000, 1448, 50, "fit: rate 0: as is");
+	fit_as_is(RAPID_FIT_N_MIN, 1070, 31250, 100000, 1448, 50,
+		  "fit: N already at the least: as is");
+	fit_as_is(30, 1070, ~0ULL, ~0U, 1448, ~0U,
+		  "fit: huge rate, srtt and share: clamped, as is");
 	/* a span no m up to RAPID_M_MAX reaches: the largest m */
 	rapid_stream_fit(128, 4000, 31250, 100000, 1448, 50, &n, &m);
 	tap_ok(n == RAPID_FIT_N_MIN && m == RAPID_M_MAX,
