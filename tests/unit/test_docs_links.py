@@ -55,11 +55,14 @@ def slug(heading):
 _anchors = {}
 
 
+EXPLICIT_ANCHOR = re.compile(r"<a\s+(?:id|name)=\"([^\"]+)\"")
+
+
 def anchors(path):
     if path not in _anchors:
         text = open(path, encoding="utf-8").read()
         found, seen = set(), {}
-        found |= set(re.findall(r"<a\s+(?:id|name)=\"([^\"]+)\"", text))
+        found |= set(EXPLICIT_ANCHOR.findall(text))
         for m in re.finditer(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", strip_code_fences(text), re.M):
             s = slug(m.group(1))
             n = seen.get(s, 0)
@@ -194,7 +197,7 @@ T.check(f"every section cited by title, docs/PAGE.md \"Title\", exists ({n} cita
 bad, n = [], 0
 for page in md_pages():
     text = strip_code_fences(open(page, encoding="utf-8").read())
-    ids = re.findall(r"<a\s+(?:id|name)=\"([^\"]+)\"", text)
+    ids = EXPLICIT_ANCHOR.findall(text)
     n += len(ids)
     bad += [f"{rel(page)}: #{a} {ids.count(a)} times" for a in sorted(set(ids)) if ids.count(a) > 1]
 T.check(f"no page of README.md and docs/*.md defines an anchor twice ({n} anchors)",
