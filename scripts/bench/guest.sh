@@ -236,6 +236,17 @@ run_one() {
 	[ ${#RUN_BYSTANDER[@]} -gt 0 ] &&
 		lab_bg lab_ns "$LAB_RCV" "$PY" "$top/scripts/bench/rr.py" server --port $BENCH_IDLE_PORT
 
+	# receiver.capture: the receiver's packets (headers, ns stamps) into
+	# rx.pcap, for scripts/rapid/pcap2trace.py and build/rapid-trace.
+	local cap_pid=
+	if [ "${RUN_CAPTURE:-0}" = 1 ]; then
+		lab_bg lab_ns "$LAB_RCV" tcpdump -i eth0 -s 128 -n -q -Z root \
+			--time-stamp-precision=nano -w "$W/rx.pcap" tcp \
+			2>"$W/tcpdump.log"
+		cap_pid=${LAB_BG_PIDS[-1]}
+		sleep 1
+	fi
+
 	# Tracepoints of the run (the scenario's trace list): into trace.txt.
 	bench_trace_start "${RUN_TRACE[@]}" || err="cannot enable tracepoints ${RUN_TRACE[*]}"
 
@@ -325,6 +336,10 @@ run_one() {
 	sleep "$(us_to_s $((RUN_SAMPLE_MS * 1000)))"
 	kill -TERM "$sampler_pid" 2>/dev/null
 	wait "$sampler_pid" 2>/dev/null
+	if [ -n "$cap_pid" ]; then
+		kill -TERM "$cap_pid" 2>/dev/null
+		wait "$cap_pid" 2>/dev/null
+	fi
 	tc -n "$LAB_RTR" -s qdisc show dev "$LAB_BN_DEV" >"$W/tc.txt" 2>&1
 	# TCP's counters of each sender namespace (nstat: absolute, zeros
 	# too, no history update): reordering seen (TcpExtTCPSACKReorder,

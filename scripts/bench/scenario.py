@@ -46,7 +46,7 @@ DEFAULTS = {
     "seed": 1,
     "bottleneck": {"rate_mbit": 50, "buffer": "1bdp", "aqm": "pfifo",
                    "loss_pct": 0, "jitter_ms": 0, "netem": ""},
-    "receiver": {"rmem_kb": 0},
+    "receiver": {"rmem_kb": 0, "capture": False},
     "modparams": {},
     "trace": [],
     "flows": [{"cc": "@cc", "rtt_ms": 40}],
@@ -291,6 +291,9 @@ def validate(sc, max_rate_mbit=LAB_MAX_RATE_MBIT, who="the lab"):
     rk = (sc.get("receiver") or {}).get("rmem_kb") or 0
     if not (rk == 0 or 64 <= float(rk) <= 262144):
         raise ScenarioError("receiver.rmem_kb: 0 (the kernel's) or 64..262144")
+    cap = (sc.get("receiver") or {}).get("capture", False)
+    if cap not in (True, False, 0, 1, "true", "false"):
+        raise ScenarioError("receiver.capture: true or false")
     if not 1 <= float(sc["duration_s"]) <= 3600:
         raise ScenarioError("duration_s: 1..3600")
     if not 10 <= float(sc["sample_ms"]) <= 1000:
@@ -414,7 +417,8 @@ def resolve_run(sc, cc, variant, outdir_rel, max_senders=MAX_SENDERS):
                        "buffer_rtt_ms": round(buf_rtt, 1), "aqm": b["aqm"],
                        "loss_pct": b.get("loss_pct") or 0,
                        "jitter_ms": b.get("jitter_ms") or 0, "netem": b.get("netem") or ""},
-        "receiver": {"rmem_kb": int((sc.get("receiver") or {}).get("rmem_kb") or 0)},
+        "receiver": {"rmem_kb": int((sc.get("receiver") or {}).get("rmem_kb") or 0),
+                     "capture": (sc.get("receiver") or {}).get("capture") in (True, 1, "true")},
         "modparams": copy.deepcopy(sc.get("modparams") or {}),
         "trace": list(sc.get("trace") or []),
         "senders": senders, "flows": flows, "cbr": cbrs, "shorts": shorts,
@@ -464,6 +468,7 @@ def shell_run(plan, index, outdir):
         f"RUN_DIR={q(os.path.join(outdir, r['dir']))}",
         f"RUN_DURATION_US={int(r['duration_s'] * 1e6)}",
         f"RUN_SAMPLE_MS={int(r['sample_ms'])}",
+        f"RUN_CAPTURE={1 if (r.get('receiver') or {}).get('capture') else 0}",
     ]
     topo = ["--senders", str(len(r["senders"])), "--rate", f"{b['rate_kbit']}kbit",
             "--buffer", str(b["buffer_pkts"]), "--aqm", b["aqm"],

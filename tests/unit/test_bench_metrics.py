@@ -228,6 +228,14 @@ try:
 except bs.ScenarioError as e:
     T.check("bottleneck.rate_mbit above the caller's limit is refused, by its name",
             "the engine" in str(e) and "10000" in str(e), str(e))
+plan_c = bs.resolve(doc, None, ["receiver.capture=true"])
+T.check("receiver.capture=true: the guest captures the receiver's packets (RUN_CAPTURE=1; 0 by default)",
+        "RUN_CAPTURE=1" in bs.shell_run(plan_c, 0, "/tmp/x") and "RUN_CAPTURE=0" in topo0)
+try:
+    bs.resolve(doc, None, ["receiver.capture=3"])
+    T.check("receiver.capture other than true/false is refused", False)
+except bs.ScenarioError as e:
+    T.check("receiver.capture other than true/false is refused", "receiver.capture" in str(e), str(e))
 try:
     bs.resolve(doc, None, ["receiver.rmem_kb=10"])
     T.check("receiver.rmem_kb below 64 is refused", False)
