@@ -57,13 +57,14 @@ def parse_variant(text):
     return name, [s for s in sets.split(",") if s]
 
 
-def run_one(scenario, seed, sets, binary, jitter_ms, rx_noise_us=0.0):
+def run_one(scenario, seed, sets, binary, jitter_ms, rx_noise_us=0.0, cbr_burst=2):
     with tempfile.TemporaryDirectory(prefix="card-") as out:
         cmd = [sys.executable, SIM_PY, "--scenario", scenario, "--cc", "rapid",
                "--start-jitter-ms", str(jitter_ms), "--set", f"seed={seed}",
                "--no-plots", "--jobs", "1", "--out", out]
         if rx_noise_us:
             cmd += ["--rx-noise-us", str(rx_noise_us)]
+        cmd += ["--cbr-burst", str(cbr_burst)]
         if binary:
             cmd += ["--bin", binary]
         for s in sets:
@@ -99,6 +100,8 @@ def main(argv=None):
     ap.add_argument("--start-jitter-ms", type=int, default=700)
     ap.add_argument("--rx-noise-us", type=float, default=0.0,
                     help="sim.py --rx-noise-us: the lab's delivery timing noise")
+    ap.add_argument("--cbr-burst", type=int, default=2,
+                    help="sim.py --cbr-burst: CBR datagrams per burst (the lab's 2)")
     ap.add_argument("--json", default=None, help="write every run's metrics here")
     a = ap.parse_args(argv)
     seeds = parse_seeds(a.seeds)
@@ -113,7 +116,8 @@ def main(argv=None):
             for sc in scenarios:
                 for seed in seeds:
                     jobs[(name, sc, seed)] = ex.submit(run_one, sc, seed, sets, a.bin,
-                                                       a.start_jitter_ms, a.rx_noise_us)
+                                                       a.start_jitter_ms, a.rx_noise_us,
+                                                       a.cbr_burst)
     runs = {k: f.result() for k, f in jobs.items()}
     card = {}
     for name, _ in variants:
@@ -121,7 +125,8 @@ def main(argv=None):
             rows = [runs[(name, sc, s)] for s in seeds]
             card.setdefault(name, {})[sc] = summarise(rows, METRICS[sc])
     print(f"# seeds {a.seeds} ({len(seeds)}), start jitter {a.start_jitter_ms} ms"
-          + (f", rx noise {a.rx_noise_us} us" if a.rx_noise_us else ""))
+          + (f", rx noise {a.rx_noise_us} us" if a.rx_noise_us else "")
+          + f", CBR bursts of {a.cbr_burst}")
     for sc in scenarios:
         labels = [m[0] for m in METRICS[sc]]
         print(f"{sc:10s} {'variant':14s} " + " ".join(f"{lb:>9s}" for lb in labels))

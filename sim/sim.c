@@ -128,6 +128,12 @@ static double start_jitter_ms;	/* each flow starts up to this much later */
  * lab VM's single vCPU (softirqs that run late), 0: none (the default).
  */
 static double rx_noise_us;
+/*
+ * CBR datagrams per burst: the lab's CBR sender paces through fq at a
+ * SO_MAX_PACING_RATE, and fq paces such a flow per quantum (2 MTU), not
+ * per packet: its datagrams leave in pairs, two periods apart.
+ */
+static int cbr_burst = 2;
 static uint64_t rate_bps;		/* bottleneck, bit/s */
 static uint32_t buffer_pkts = 100;
 static uint64_t rng = 88172645463325252ULL;
@@ -872,13 +878,16 @@ static void flow_start(void *arg)
 static void cbr_send(void *arg)
 {
 	struct cbr *c = arg;
+	int i;
 
 	if (sim_now >= c->stop)
 		return;
-	c->sent++;
-	c->bytes += SIM_UDP_FRAME;
-	link_enqueue(-c->id - 1, 0, SIM_UDP_FRAME);
-	timer_set(&c->tm, sim_now + c->period);
+	for (i = 0; i < cbr_burst; i++) {
+		c->sent++;
+		c->bytes += SIM_UDP_FRAME;
+		link_enqueue(-c->id - 1, 0, SIM_UDP_FRAME);
+	}
+	timer_set(&c->tm, sim_now + c->period * cbr_burst);
 }
 
 static void sched_fire(void *arg)
@@ -1247,6 +1256,10 @@ static int read_config(const char *path)
 			sscanf(line, "%*s %lf", &start_jitter_ms);
 			if (!(start_jitter_ms >= 0 && start_jitter_ms <= 1000))
 				start_jitter_ms = 0;
+		} else if (!strcmp(key, "cbr_burst")) {
+			sscanf(line, "%*s %d", &cbr_burst);
+			if (cbr_burst < 1 || cbr_burst > 64)
+				cbr_burst = 1;
 		} else if (!strcmp(key, "rx_noise_us")) {
 			sscanf(line, "%*s %lf", &rx_noise_us);
 			if (!(rx_noise_us >= 0 && rx_noise_us <= 100000))

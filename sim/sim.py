@@ -94,7 +94,8 @@ def param_int(v):
     return int(s)
 
 
-def run_config(plan, run, rdir, seed, start_jitter_ms=0.0, rx_noise_us=0.0):
+def run_config(plan, run, rdir, seed, start_jitter_ms=0.0, rx_noise_us=0.0,
+               cbr_burst=2):
     """The engine's input for one run (sim/sim.c, read_config())."""
     b = run["bottleneck"]
     rtts = [s["rtt_ms"] for s in run["senders"]]
@@ -106,6 +107,7 @@ def run_config(plan, run, rdir, seed, start_jitter_ms=0.0, rx_noise_us=0.0):
              f"start_jitter_ms {start_jitter_ms}"]
     if rx_noise_us:
         lines.append(f"rx_noise_us {rx_noise_us}")
+    lines.append(f"cbr_burst {cbr_burst}")
     mp = run["modparams"] or {}
     seen = {m: {k: str(v) for k, v in ps.items()} for m, ps in mp.items()}
     lines.append("modparams_json " + json.dumps(seen))
@@ -167,6 +169,12 @@ def main():
                     help="move each flow's start later by up to this many ms, "
                          "drawn from the seed (--set seed=K): repeated runs of "
                          "one scenario that differ by their starts")
+    ap.add_argument("--cbr-burst", type=int, default=2, choices=range(1, 65),
+                    metavar="N",
+                    help="CBR datagrams sent back to back, N periods apart: "
+                         "2, the default, as the lab's fq paces a CBR socket "
+                         "per quantum of 2 MTU (docs/sim.md); 1: evenly "
+                         "spaced")
     ap.add_argument("--rx-noise-us", type=float, default=0.0,
                     help="delay every data packet between the bottleneck and "
                          "its receiver by an exponential time of this mean "
@@ -200,7 +208,7 @@ def main():
         cfg = os.path.join(rdir, "sim.cfg")
         with open(cfg, "w") as f:
             f.write(run_config(plan, run, rdir, seed, a.start_jitter_ms,
-                               a.rx_noise_us))
+                               a.rx_noise_us, a.cbr_burst))
         jobs.append((cfg, rdir, a.bin))
     for cfg, rdir, binary in jobs:	# parameters the engine refuses
         p = subprocess.run([binary, "--check", cfg], capture_output=True, text=True)
