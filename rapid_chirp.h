@@ -225,6 +225,13 @@
  * step up of the estimates adopted at once, 1/1000 (0: off).
  */
 #define RAPID_DEF_JUMP_MILLI	1000U
+/*
+ * The jump's test on the mean of this many newest raw estimates
+ * (rapid_jump_agree_mean(), docs/rapid-deviations.md#jump-mean); 0: the
+ * newest RAPID_JUMP_STREAMS within a spread (rapid_jump_agree()).
+ */
+#define RAPID_DEF_JUMP_MEAN	6U
+#define RAPID_JUMP_MEAN_MAX	RAPID_MEDIAN_MAX
 #define RAPID_DEF_ACCEL_MAX	3U	/* tau / 8 at most */
 #define RAPID_ACCEL_MAX_MAX	6U
 #define RAPID_JUMP_MILLI_MAX	1000U
@@ -840,6 +847,10 @@ struct rapid_cfg {
 				 * this many times (rapid_accel_step(), 0:
 				 * off)
 				 */
+	u8 jump_mean;		/* the jump's test: the mean of this many
+				 * newest raw estimates (0: RAPID_JUMP_STREAMS
+				 * within a spread)
+				 */
 	u16 jump_milli;		/* the report's law: share of the gap to a
 				 * step up adopted at once (rapid_jump_step(),
 				 * 0: off, Eq. 6 alone)
@@ -938,6 +949,7 @@ static inline void rapid_cfg_default(struct rapid_cfg *cfg)
 	cfg->count_up_milli = RAPID_DEF_COUNT_UP_MILLI;
 	cfg->probe_milli = 0;
 	cfg->jump_milli = RAPID_DEF_JUMP_MILLI;
+	cfg->jump_mean = RAPID_DEF_JUMP_MEAN;
 	cfg->accel_max = RAPID_DEF_ACCEL_MAX;
 	cfg->cut_max = RAPID_DEF_CUT_MAX;
 	cfg->hold_milli = RAPID_DEF_HOLD_MILLI;
@@ -1189,6 +1201,11 @@ struct rapid_abest_hist {
 					 * verdict's window
 					 */
 	u32 jump_cnt;			/* how many */
+	u64 jump_dev;			/* B/s: slow EWMA of the difference
+					 * between consecutive raw estimates fed
+					 * to the level (their noise)
+					 */
+	u64 jump_prev;			/* B/s: the last of them */
 	u64 jump_lvl;			/* B/s: slow EWMA of the raw estimates
 					 * (gain 2^-RAPID_JUMP_LVL_SHIFT), the
 					 * level a step is measured against
@@ -1281,6 +1298,25 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
  *    and within 1/2^RAPID_JUMP_SPREAD_SHIFT of each other, r_avg takes
  *    jump_milli / 1000 of the gap to the median at once, at most
  *    r_avg / 2^RAPID_JUMP_MAX_SHIFT, and the level restarts at the median;
+ *  - with jump_mean = k > 0 (the default, 6), instead: when the mean
+ *    of the newest k raw estimates lies at least
+ *    1/2^RAPID_JUMP_MARGIN_SHIFT above r_avg and RAPID_JUMP_DEV_MILLI
+ *    / 1000 of the estimates' noise (at least RAPID_JUMP_LVL_MARGIN/16
+ *    of the level, as for the test on three) above the level, none
+ *    lies more than r_avg above r_avg, and the median (of the newest
+ *    `median`, which one outlier does not move) lies
+ *    1/2^RAPID_JUMP_MARGIN_SHIFT above r_avg too, r_avg takes
+ *    jump_milli / 1000 of the gap to the mean, at most r_avg /
+ *    2^RAPID_JUMP_MEAN_MAX_SHIFT; the level is fed the estimate that
+ *    leaves the newest k, and does not restart at the jump.  The noise
+ *    is a slow EWMA (the level's gain) of the difference between
+ *    consecutive estimates, 1.13 standard deviations for independent
+ *    ones.  Beside CBR cross traffic, whose datagrams a lab's fq sends
+ *    in pairs, the estimates spread by 15% of their mean, and three of
+ *    them within a spread of 1/4 and each 3/16 above the level came
+ *    too seldom after a step of 25-33%: the scale engine's worst
+ *    re-acquire 9.5 RTTs with the test on three, 5.7 with the mean of
+ *    six (64 seeds, docs/rapid-deviations.md#jump-mean);
  *  - the verdict: the medians of the estimates from one to
  *    RAPID_JUMP_HOLD_RTTS + 1 srtt after the jump (the path after it) are
  *    averaged; if the mean lies more than half the jump below the median
@@ -1297,6 +1333,8 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
 #define RAPID_JUMP_HOLD_RTTS	1U
 #define RAPID_JUMP_LOCK_RTTS	8U
 #define RAPID_JUMP_CNT_MAX	65535U
+#define RAPID_JUMP_DEV_MILLI	1150U	/* the mean's margin, noise x 1.15 */
+#define RAPID_JUMP_MEAN_MAX_SHIFT 1	/* a jump on the mean: r_avg / 2 */
 
 /* Lowest and highest of the newest RAPID_JUMP_STREAMS raw estimates. */
 static inline bool rapid_hist_range(const struct rapid_abest_hist *h,
@@ -1319,9 +1357,22 @@ static inline bool rapid_hist_range(const struct rapid_abest_hist *h,
 	return true;
 }
 
-/* The level: a slow EWMA of the raw steady-state estimates. */
+/*
+ * The level: a slow EWMA of the raw steady-state estimates; and their
+ * noise, a slow EWMA of the difference between consecutive ones.
+ */
 static inline void rapid_jump_level(struct rapid_abest_hist *h, u64 abest)
 {
+	u64 d = abest > h->jump_prev ? abest - h->jump_prev :
+		h->jump_prev - abest;
+
+	if (h->jump_prev) {
+		if (d >= h->jump_dev)
+			h->jump_dev += (d - h->jump_dev) >> RAPID_JUMP_LVL_SHIFT;
+		else
+			h->jump_dev -= (h->jump_dev - d) >> RAPID_JUMP_LVL_SHIFT;
+	}
+	h->jump_prev = abest;
 	if (!h->jump_lvl)
 		h->jump_lvl = abest;
 	else if (abest >= h->jump_lvl)
@@ -1346,14 +1397,46 @@ static inline bool rapid_jump_agree(const struct rapid_abest_hist *h,
 }
 
 /*
+ * Does the mean of the newest k raw estimates lie above r_avg and the
+ * level by the margins of jump_mean (above)?  Sets *mean.  No: fewer than
+ * k estimates, or k out of the ring's range.
+ */
+static inline bool rapid_jump_agree_mean(const struct rapid_abest_hist *h,
+					 u64 r_avg, u32 k, u64 *mean)
+{
+	u64 sum = 0, hi = 0, x, margin;
+	u32 i;
+
+	if (!k || k > RAPID_JUMP_MEAN_MAX || h->count < k ||
+	    h->next >= RAPID_MEDIAN_MAX)
+		return false;
+	for (i = 0; i < k; i++) {
+		x = rapid_hist_newest(h, i);	/* < 2^35: clamped */
+		sum += x;
+		if (x > hi)
+			hi = x;
+	}
+	*mean = div_u64(sum, k);
+	/* jump_dev < 2^35, RAPID_JUMP_DEV_MILLI < 2^11 */
+	margin = div_u64(h->jump_dev * RAPID_JUMP_DEV_MILLI, 1000);
+	if (margin < ((h->jump_lvl * RAPID_JUMP_LVL_MARGIN) >> 4))
+		margin = (h->jump_lvl * RAPID_JUMP_LVL_MARGIN) >> 4;
+	return hi <= 2 * r_avg &&
+	       *mean >= r_avg + (r_avg >> RAPID_JUMP_MARGIN_SHIFT) &&
+	       *mean >= h->jump_lvl + margin;
+}
+
+/*
  * One steady-state estimate (median `med`, already pushed into h) under the
  * report's law: the verdict on a pending jump, then a jump if the estimates
  * agree on one.  Returns the new r_avg, or 0 for no jump (Eq. 6 then as
- * usual).  srtt_us 0 (unknown) or jump_milli 0: never a jump.
+ * usual).  srtt_us 0 (unknown) or jump_milli 0: never a jump.  jump_mean
+ * k > 0: the test on the mean of the newest k raw estimates, and the jump
+ * to that mean.
  */
 static inline u64 rapid_jump_step(struct rapid_abest_hist *h, u64 r_avg,
 				  u64 med, u32 jump_milli, u32 srtt_us,
-				  u32 now_us)
+				  u32 now_us, u32 jump_mean)
 {
 	u64 gain, cap;
 
@@ -1385,17 +1468,37 @@ static inline u64 rapid_jump_step(struct rapid_abest_hist *h, u64 r_avg,
 			return 0;
 		h->jump_locked = 0;
 	}
-	if (h->jump_abest || med <= r_avg || !rapid_jump_agree(h, r_avg))
+	if (h->jump_abest)
 		return 0;
-	/* med - r_avg < 2^34, jump_milli <= 1000 < 2^10 */
+	if (jump_mean) {
+		u64 mean;
+
+		/* the median too: one outlier does not move it */
+		if (med < r_avg + (r_avg >> RAPID_JUMP_MARGIN_SHIFT) ||
+		    !rapid_jump_agree_mean(h, r_avg, jump_mean, &mean))
+			return 0;
+		med = mean;
+		cap = r_avg >> RAPID_JUMP_MEAN_MAX_SHIFT;
+	} else {
+		if (med <= r_avg || !rapid_jump_agree(h, r_avg))
+			return 0;
+		cap = r_avg >> RAPID_JUMP_MAX_SHIFT;
+	}
+	/* med - r_avg < 2^35, jump_milli <= 1000 < 2^10 */
 	gain = div_u64((med - r_avg) * jump_milli, 1000);
-	cap = r_avg >> RAPID_JUMP_MAX_SHIFT;
 	if (gain > cap)
 		gain = cap;
 	if (!gain)
 		return 0;
 	h->jump_abest = med;
-	h->jump_lvl = med;	/* the next jump needs a new step */
+	/*
+	 * The test on three: the next jump needs a new step.  The mean's
+	 * keeps the level of the path before: its jump needs a mean 1/8
+	 * above the new r_avg anyway, and a level restarted at a false
+	 * jump's mean hid the step that came next (lab, dynamic, traced).
+	 */
+	if (!jump_mean)
+		h->jump_lvl = med;
 	h->jump_gain = gain;
 	h->jump_sum = 0;
 	h->jump_cnt = 0;
@@ -2345,6 +2448,17 @@ static inline void rapid_ctl_refine_narrow(struct rapid_ctl *ctl,
  * follows rapid_law_step() instead; srtt_us and now_us are its clock.
  * Always clamped to [min_rate, max_rate].
  */
+/*
+ * The estimates a jump is judged on: the newest jump_mean, or
+ * RAPID_JUMP_STREAMS; the level is fed the one that leaves them.
+ */
+static inline u32 rapid_jump_window(const struct rapid_cfg *cfg)
+{
+	if (cfg->jump_mean && cfg->jump_mean <= RAPID_JUMP_MEAN_MAX)
+		return cfg->jump_mean;
+	return RAPID_JUMP_STREAMS;
+}
+
 static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 						   const struct rapid_cfg *cfg,
 						   struct rapid_abest_hist *hist,
@@ -2406,18 +2520,19 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 	if (hist) {
 		/*
 		 * pace_drain: the level is made of the estimates that leave
-		 * the newest RAPID_JUMP_STREAMS, so that a step is judged
-		 * against the path before it; fed the newest too, it had
+		 * the window the jump judges (rapid_jump_window()), so that
+		 * a step is judged against the path before it; fed the
+		 * newest too, it had
 		 * risen by a third of a 40% step when the third estimate of
 		 * the step came, and the jump missed its margin (scale
 		 * engine, dynamic).
 		 */
+		u32 w = rapid_jump_window(cfg);
+
 		if (!cfg->pace_drain || !hist->jump_lvl)
 			rapid_jump_level(hist, abest);
-		else if (hist->count >= RAPID_JUMP_STREAMS &&
-			 hist->next < RAPID_MEDIAN_MAX)
-			rapid_jump_level(hist, rapid_hist_newest(hist,
-						RAPID_JUMP_STREAMS - 1));
+		else if (hist->count >= w && hist->next < RAPID_MEDIAN_MAX)
+			rapid_jump_level(hist, rapid_hist_newest(hist, w - 1));
 		abest = rapid_hist_push_median(hist, abest, cfg->median);
 	}
 	refining = ctl->refine != 0;
@@ -2485,7 +2600,7 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 		if (!refining && hist)
 			next = rapid_jump_step(hist, ctl->r_avg, abest,
 					       cfg->jump_milli, srtt_us,
-					       now_us);
+					       now_us, cfg->jump_mean);
 		if (!next)	/* refining: next is the estimate */
 			next = rapid_ctl_fair_cut(ctl->r_avg, cfg->qd_us,
 						  law ? law->qd2_us : 0,
@@ -2514,7 +2629,8 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 	} else {
 		if (!refining && hist)
 			rapid_jump_step(hist, ctl->r_avg, abest,
-					cfg->jump_milli, srtt_us, now_us);
+					cfg->jump_milli, srtt_us, now_us,
+					cfg->jump_mean);
 		if (!refining && law && cfg->cut_share_us)
 			abest = rapid_ctl_cut_share(ctl->r_avg, abest,
 						    law->ab_max);

@@ -153,7 +153,7 @@ struct rapid_params {
 		 sender_estimate, drain_max, law, q_target_us, law_t_ms,
 		 adapt_tau, compete, compete_pkts, keep_milli, keep_ms, keep_arm_ms,
 		 count_flows, probe_milli,
-		 jump_milli, accel_max, median, ss_exit_dr, ss_refine, refine_m,
+		 jump_milli, jump_mean, accel_max, median, ss_exit_dr, ss_refine, refine_m,
 		 f_milli, cut_max, cut_deep, hold_milli, cut_share_ms,
 		 ack_noise_us, ack_noise_mult, stream_slots, mark_data, count_report,
 		 share_pkts, count_up_milli, fair_pkts, pace_drain, bias_milli,

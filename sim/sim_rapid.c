@@ -29,6 +29,7 @@ struct rapid_params rapid_p = {
 	.keep_ms = RAPID_DEF_KEEP_MS, .keep_arm_ms = RAPID_DEF_KEEP_ARM_MS,
 	.count_flows = 1,
 	.probe_milli = 20, .jump_milli = RAPID_DEF_JUMP_MILLI,
+	.jump_mean = RAPID_DEF_JUMP_MEAN,
 	.accel_max = RAPID_DEF_ACCEL_MAX,
 	.cut_max = RAPID_DEF_CUT_MAX, .cut_deep = RAPID_DEF_CUT_DEEP,
 	.hold_milli = RAPID_DEF_HOLD_MILLI,
@@ -88,6 +89,7 @@ static const struct {
 	{ "probe_milli", &rapid_p.probe_milli, 1, 1000, true },
 	{ "median", &rapid_p.median, 1, RAPID_MEDIAN_MAX, false },
 	{ "jump_milli", &rapid_p.jump_milli, 0, RAPID_JUMP_MILLI_MAX, false },
+	{ "jump_mean", &rapid_p.jump_mean, 0, RAPID_JUMP_MEAN_MAX, false },
 	{ "accel_max", &rapid_p.accel_max, 0, RAPID_ACCEL_MAX_MAX, false },
 	{ "cut_max", &rapid_p.cut_max, 1, RAPID_CUT_MAX_MAX, false },
 	{ "cut_deep", &rapid_p.cut_deep, 0, 1, false },
@@ -353,6 +355,7 @@ static void cfg_load(struct rapid_cfg *cfg)
 	cfg->count_flows = (u8)rapid_p.count_flows;
 	cfg->probe_milli = (u16)rapid_p.probe_milli;
 	cfg->jump_milli = (u16)rapid_p.jump_milli;
+	cfg->jump_mean = (u8)rapid_p.jump_mean;
 	cfg->accel_max = (u8)rapid_p.accel_max;
 	cfg->cut_max = (u16)rapid_p.cut_max;
 	cfg->hold_milli = (u16)rapid_p.hold_milli;

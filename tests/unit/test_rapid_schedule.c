@@ -3556,8 +3556,10 @@ static void test_pace_drain(void)
 	/*
 	 * The jump's level: a step of 20% (30 -> 36 Mbit/s) clears the
 	 * margin of 3/16 over the level of the estimates before it, not over
-	 * one the step's own estimates have already raised.
+	 * one the step's own estimates have already raised (jump_mean = 0,
+	 * the test on three; the mean's below).
 	 */
+	cfg.jump_mean = 0;
 	ctl = steady_ctl(&cfg, r30);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r36, RAPID_JUMP_STREAMS);
@@ -3579,6 +3581,23 @@ static void test_pace_drain(void)
 	jump_feed(&ctl, &cfg, &h, &id, &now, r36, 2);
 	tap_eq(h.jump_lvl, r30,
 	       "pace_drain: the newest three do not move the level");
+	/* the mean of six: the level is fed the estimate that leaves them */
+	cfg.jump_mean = RAPID_DEF_JUMP_MEAN;
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 1);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r36, RAPID_DEF_JUMP_MEAN - 2);
+	tap_eq(h.jump_lvl, r30,
+	       "pace_drain: jump_mean 6: the newest five do not move the level");
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r36, 5);
+	tap_ok(ctl.r_avg < r30 + r30 / 20,
+	       "pace_drain: jump_mean 6: five estimates of a 20%% step: Eq. 6 only");
+	jump_feed(&ctl, &cfg, &h, &id, &now, r36, 1);
+	tap_eq(ctl.r_avg, r36,
+	       "pace_drain: jump_mean 6: the sixth: a jump to their mean");
 }
 
 static void test_jump(void)
@@ -3592,6 +3611,8 @@ static void test_jump(void)
 
 	rapid_cfg_default(&cfg);
 	tap_eq(cfg.jump_milli, RAPID_DEF_JUMP_MILLI, "jump: on by default (1000)");
+	tap_eq(cfg.jump_mean, RAPID_DEF_JUMP_MEAN, "jump: on the mean of 6 by default");
+	cfg.jump_mean = 0;	/* the test on three (test_jump_mean(): six) */
 
 	/* a lone flow at 30 Mbit/s, then a step to 40 */
 	ctl = steady_ctl(&cfg, r30);
@@ -3687,10 +3708,137 @@ static void test_jump(void)
 		rapid_ctl_on_abest_law(&ctl, &cfg, &h, NULL, id++,
 				       r < 20 ? r30 : r40, P_FULL, 0, now);
 	tap_ok(ctl.r_avg < r30 + r30 / 10, "jump: srtt 0 (unknown): none");
-	tap_eq(rapid_jump_step(&h, r30, r40, 1000, 0, now), 0,
+	tap_eq(rapid_jump_step(&h, r30, r40, 1000, 0, now, 0), 0,
 	       "jump: rapid_jump_step() with srtt 0 is 0");
-	tap_eq(rapid_jump_step(&h, r30, r40, 0, J_SRTT, now), 0,
+	tap_eq(rapid_jump_step(&h, r30, r40, 0, J_SRTT, now, 0), 0,
 	       "jump: rapid_jump_step() with jump_milli 0 is 0");
+}
+
+/*
+ * The jump on the mean of the newest jump_mean raw estimates
+ * (rapid_jump_agree_mean()): estimates that swing by +-15% as beside a
+ * lab's CBR, fed as in test_jump().
+ */
+static void jump_feed_noisy(struct rapid_ctl *ctl, const struct rapid_cfg *cfg,
+			    struct rapid_abest_hist *h, u32 *id, u32 *now,
+			    u64 mid, u32 count)
+{
+	/* a deterministic swing of period 4: +15%, -5%, +5%, -15% */
+	static const int pct[4] = { 15, -5, 5, -15 };
+	u32 i;
+
+	for (i = 0; i < count; i++)
+		jump_feed(ctl, cfg, h, id, now,
+			  mid + (s64)mid * pct[(*id) % 4] / 100, 1);
+}
+
+static void test_jump_mean(void)
+{
+	const u64 r30 = 3750000, r40 = 5000000;	/* 30, 40 Mbit/s in B/s */
+	struct rapid_abest_hist h = { 0 };
+	struct rapid_cfg cfg;
+	struct rapid_ctl ctl;
+	u32 id = 1, now = 1000000, i, k, n;
+	u64 r, mean, top = 0;
+
+	rapid_cfg_default(&cfg);
+	k = cfg.jump_mean;
+	cfg.accel_max = 0;		/* the jump and Eq. 6 alone */
+
+	/* noise alone (+-15%) around a path at 30 Mbit/s: never a jump */
+	ctl = steady_ctl(&cfg, r30 - r30 / 10);
+	jump_feed_noisy(&ctl, &cfg, &h, &id, &now, r30, 400);
+	for (i = 0; i < 400; i++) {
+		jump_feed_noisy(&ctl, &cfg, &h, &id, &now, r30, 1);
+		if (ctl.r_avg > top)
+			top = ctl.r_avg;
+	}
+	tap_ok(top < r30 + r30 / 20 && !h.jump_abest,
+	       "jump_mean: +-15%% noise for 800 streams: no jump (r_avg at most %llu)",
+	       (unsigned long long)top);
+	tap_ok(h.jump_dev > r30 / 10 && h.jump_dev < r30 / 3,
+	       "jump_mean: the noise is measured (%llu B/s: consecutive estimates 10-30%% apart)",
+	       (unsigned long long)h.jump_dev);
+	tap_ok(h.jump_lvl > r30 - r30 / 20 && h.jump_lvl < r30 + r30 / 20,
+	       "jump_mean: the level is their mean");
+	/* a step to 40 in that noise: a jump to the mean within k streams */
+	r = ctl.r_avg;
+	for (n = 1; n <= k && ctl.r_avg < r + r / 8; n++)
+		jump_feed_noisy(&ctl, &cfg, &h, &id, &now, r40, 1);
+	tap_ok(ctl.r_avg > r40 - r40 / 8 && ctl.r_avg < r40 + r40 / 8 &&
+	       h.jump_abest == ctl.r_avg,
+	       "jump_mean: a noisy step of 33%%: a jump near it (%llu) at its %u-th estimate (at most %u)",
+	       (unsigned long long)ctl.r_avg, n - 1, k);
+
+	/* a clean step: the jump waits for the mean, and goes to it */
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 3);
+	tap_ok(ctl.r_avg < r30 + r30 / 20,
+	       "jump_mean: three estimates of a clean step of 33%%: the mean of six is short of the level + 3/16");
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 1);
+	tap_eq(ctl.r_avg, (2 * r30 + 4 * r40) / 6,
+	       "jump_mean: the fourth: a jump to the mean of the newest six");
+	tap_eq(h.jump_lvl, r30,
+	       "jump_mean: the level is not restarted at the jump (the path before it)");
+	/* others rose too: the verdict's lock holds as with the test on three */
+	jump_feed(&ctl, &cfg, &h, &id, &now, 4000000, 25);
+	tap_ok(h.jump_locked, "jump_mean: the estimates fell by more than half of it: locked");
+	r = ctl.r_avg;
+	jump_feed(&ctl, &cfg, &h, &id, &now, 5200000, k);
+	tap_ok(ctl.r_avg < r + r / 20, "jump_mean: locked, a new step is Eq. 6's alone");
+
+	/* estimates above 2 r_avg: none */
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	jump_feed(&ctl, &cfg, &h, &id, &now, 3 * r30, k);
+	tap_ok(ctl.r_avg < r30 + r30 / 10 && !h.jump_abest,
+	       "jump_mean: estimates above 2 r_avg: Eq. 6 only");
+	/* estimates 10% above r_avg: none */
+	rapid_hist_reset(&h);
+	ctl = steady_ctl(&cfg, r30);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30 + r30 / 10, k + 4);
+	tap_ok(!h.jump_abest && ctl.r_avg < r30 + r30 / 10,
+	       "jump_mean: estimates 10%% above r_avg: no jump");
+
+	/* the test and the step themselves, on a history built by hand */
+	rapid_hist_reset(&h);
+	tap_ok(!rapid_jump_agree_mean(&h, r30, k, &mean),
+	       "jump_mean: no estimates: no");
+	for (i = 0; i < 6; i++) {
+		rapid_jump_level(&h, r30);
+		rapid_hist_push_median(&h, r30, 3);
+	}
+	tap_ok(h.jump_lvl == r30 && h.jump_dev == 0,
+	       "jump_mean: equal estimates: the level is theirs, no noise");
+	rapid_hist_push_median(&h, r40, 3);
+	tap_ok(rapid_jump_agree_mean(&h, r30, 1, &mean) && mean == r40,
+	       "jump_mean: k = 1: the newest alone");
+	tap_ok(!rapid_jump_agree_mean(&h, r30, 6, &mean) && mean == (5 * r30 + r40) / 6,
+	       "jump_mean: one outlier among six: their mean is short");
+	tap_ok(!rapid_jump_agree_mean(&h, r30, 0, &mean) &&
+	       !rapid_jump_agree_mean(&h, r30, RAPID_JUMP_MEAN_MAX + 1, &mean),
+	       "jump_mean: k = 0 or above the ring: no");
+	tap_eq(rapid_jump_step(&h, r30, r30, 1000, J_SRTT, now, 1), 0,
+	       "jump_mean: a median at r_avg: no jump, whatever the mean");
+	for (i = 0; i < 6; i++)
+		rapid_hist_push_median(&h, r30 * 19 / 10, 3);
+	tap_eq(rapid_jump_step(&h, r30, r30 * 19 / 10, 1000, J_SRTT, now, k),
+	       r30 + r30 / 2, "jump_mean: at most r_avg / 2 at once");
+	rapid_hist_reset(&h);
+	for (i = 0; i < 6; i++) {
+		rapid_jump_level(&h, RAPID_RATE_MAX);
+		rapid_hist_push_median(&h, RAPID_RATE_MAX, 3);
+	}
+	h.jump_dev = RAPID_RATE_MAX;
+	tap_ok(!rapid_jump_agree_mean(&h, RAPID_RATE_MAX / 2, 6, &mean) &&
+	       mean == RAPID_RATE_MAX,
+	       "jump_mean: the largest estimates, level and noise: no overflow, no jump");
+	tap_eq(rapid_jump_step(&h, r30, r40, 1000, 0, now, k), 0,
+	       "jump_mean: srtt 0: no jump");
 }
 
 int main(void)
@@ -3734,6 +3882,7 @@ int main(void)
 	test_median();
 	test_wide_refine();
 	test_jump();
+	test_jump_mean();
 	test_pace_drain();
 	test_accel();
 	test_loss();
