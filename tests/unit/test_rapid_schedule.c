@@ -3582,11 +3582,11 @@ static void test_pace_drain(void)
 	tap_eq(h.jump_lvl, r30,
 	       "pace_drain: the newest three do not move the level");
 	/* the mean of six: the level is fed the estimate that leaves them */
-	cfg.jump_mean = RAPID_DEF_JUMP_MEAN;
+	cfg.jump_mean = 6;
 	rapid_hist_reset(&h);
 	ctl = steady_ctl(&cfg, r30);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 1);
-	jump_feed(&ctl, &cfg, &h, &id, &now, r36, RAPID_DEF_JUMP_MEAN - 2);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r36, 6 - 2);
 	tap_eq(h.jump_lvl, r30,
 	       "pace_drain: jump_mean 6: the newest five do not move the level");
 	rapid_hist_reset(&h);
@@ -3611,7 +3611,7 @@ static void test_jump(void)
 
 	rapid_cfg_default(&cfg);
 	tap_eq(cfg.jump_milli, RAPID_DEF_JUMP_MILLI, "jump: on by default (1000)");
-	tap_eq(cfg.jump_mean, RAPID_DEF_JUMP_MEAN, "jump: on the mean of 6 by default");
+	tap_eq(cfg.jump_mean, 0, "jump: the test on three by default (jump_mean 0)");
 	cfg.jump_mean = 0;	/* the test on three (test_jump_mean(): six) */
 
 	/* a lone flow at 30 Mbit/s, then a step to 40 */
@@ -3742,7 +3742,7 @@ static void test_jump_mean(void)
 	u64 r, mean, top = 0;
 
 	rapid_cfg_default(&cfg);
-	k = cfg.jump_mean;
+	k = cfg.jump_mean = 6;		/* the option as measured */
 	cfg.accel_max = 0;		/* the jump and Eq. 6 alone */
 
 	/* noise alone (+-15%) around a path at 30 Mbit/s: never a jump */
