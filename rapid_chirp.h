@@ -1316,7 +1316,7 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
  *    them within a spread of 1/4 and each 3/16 above the level came
  *    too seldom after a step of 25-33%: the scale engine's worst
  *    re-acquire 9.5 RTTs with the test on three, 5.7 with the mean of
- * *    six (64 seeds, docs/rapid-deviations.md#jump-mean).  Not the
+ *    six (64 seeds, docs/rapid-deviations.md#jump-mean).  Not the
  *    default: a lone flow at the lab's 500 Mbit/s delivered 158-176
  *    Mbit/s with it against 183-188;
  *  - the verdict: the medians of the estimates from one to
@@ -1338,25 +1338,46 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
 #define RAPID_JUMP_DEV_MILLI	1150U	/* the mean's margin, noise x 1.15 */
 #define RAPID_JUMP_MEAN_MAX_SHIFT 1	/* a jump on the mean: r_avg / 2 */
 
-/* Lowest and highest of the newest RAPID_JUMP_STREAMS raw estimates. */
-static inline bool rapid_hist_range(const struct rapid_abest_hist *h,
-				    u64 *lo, u64 *hi)
+/*
+ * Lowest, highest and sum of the newest k raw estimates; false with fewer
+ * than k (k = 0 included).  The sum is below 2^38 (k <= RAPID_MEDIAN_MAX
+ * estimates clamped below 2^35).
+ */
+static inline bool rapid_hist_stats(const struct rapid_abest_hist *h, u32 k,
+				    u64 *lo, u64 *hi, u64 *sum)
 {
 	u32 i;
 	u64 x;
 
-	if (h->count < RAPID_JUMP_STREAMS || h->next >= RAPID_MEDIAN_MAX)
+	if (!k || h->count < k || h->next >= RAPID_MEDIAN_MAX)
 		return false;
 	*lo = ~0ULL;
 	*hi = 0;
-	for (i = 0; i < RAPID_JUMP_STREAMS; i++) {
+	*sum = 0;
+	for (i = 0; i < k; i++) {
 		x = rapid_hist_newest(h, i);
+		*sum += x;
 		if (x < *lo)
 			*lo = x;
 		if (x > *hi)
 			*hi = x;
 	}
 	return true;
+}
+
+/* Lowest and highest of the newest RAPID_JUMP_STREAMS raw estimates. */
+static inline bool rapid_hist_range(const struct rapid_abest_hist *h,
+				    u64 *lo, u64 *hi)
+{
+	u64 sum;
+
+	return rapid_hist_stats(h, RAPID_JUMP_STREAMS, lo, hi, &sum);
+}
+
+/* One step of a slow EWMA (gain 2^-shift) of v towards x. */
+static inline u64 rapid_ewma_step(u64 v, u64 x, u32 shift)
+{
+	return x >= v ? v + ((x - v) >> shift) : v - ((v - x) >> shift);
 }
 
 /*
@@ -1368,19 +1389,13 @@ static inline void rapid_jump_level(struct rapid_abest_hist *h, u64 abest)
 	u64 d = abest > h->jump_prev ? abest - h->jump_prev :
 		h->jump_prev - abest;
 
-	if (h->jump_prev) {
-		if (d >= h->jump_dev)
-			h->jump_dev += (d - h->jump_dev) >> RAPID_JUMP_LVL_SHIFT;
-		else
-			h->jump_dev -= (h->jump_dev - d) >> RAPID_JUMP_LVL_SHIFT;
-	}
+	if (h->jump_prev)
+		h->jump_dev = rapid_ewma_step(h->jump_dev, d,
+					      RAPID_JUMP_LVL_SHIFT);
 	h->jump_prev = abest;
-	if (!h->jump_lvl)
-		h->jump_lvl = abest;
-	else if (abest >= h->jump_lvl)
-		h->jump_lvl += (abest - h->jump_lvl) >> RAPID_JUMP_LVL_SHIFT;
-	else
-		h->jump_lvl -= (h->jump_lvl - abest) >> RAPID_JUMP_LVL_SHIFT;
+	h->jump_lvl = h->jump_lvl ? rapid_ewma_step(h->jump_lvl, abest,
+						    RAPID_JUMP_LVL_SHIFT) :
+				    abest;
 }
 
 /* Do the newest RAPID_JUMP_STREAMS raw estimates agree on a step up? */
@@ -1406,18 +1421,10 @@ static inline bool rapid_jump_agree(const struct rapid_abest_hist *h,
 static inline bool rapid_jump_agree_mean(const struct rapid_abest_hist *h,
 					 u64 r_avg, u32 k, u64 *mean)
 {
-	u64 sum = 0, hi = 0, x, margin;
-	u32 i;
+	u64 lo, hi, sum, margin;
 
-	if (!k || k > RAPID_JUMP_MEAN_MAX || h->count < k ||
-	    h->next >= RAPID_MEDIAN_MAX)
+	if (k > RAPID_JUMP_MEAN_MAX || !rapid_hist_stats(h, k, &lo, &hi, &sum))
 		return false;
-	for (i = 0; i < k; i++) {
-		x = rapid_hist_newest(h, i);	/* < 2^35: clamped */
-		sum += x;
-		if (x > hi)
-			hi = x;
-	}
 	*mean = div_u64(sum, k);
 	/* jump_dev < 2^35, RAPID_JUMP_DEV_MILLI < 2^11 */
 	margin = div_u64(h->jump_dev * RAPID_JUMP_DEV_MILLI, 1000);
@@ -1426,6 +1433,17 @@ static inline bool rapid_jump_agree_mean(const struct rapid_abest_hist *h,
 	return hi <= 2 * r_avg &&
 	       *mean >= r_avg + (r_avg >> RAPID_JUMP_MARGIN_SHIFT) &&
 	       *mean >= h->jump_lvl + margin;
+}
+
+/*
+ * The estimates a jump is judged on: the newest jump_mean, or
+ * RAPID_JUMP_STREAMS; the level is fed the one that leaves them.
+ */
+static inline u32 rapid_jump_window(const struct rapid_cfg *cfg)
+{
+	if (cfg->jump_mean && cfg->jump_mean <= RAPID_JUMP_MEAN_MAX)
+		return cfg->jump_mean;
+	return RAPID_JUMP_STREAMS;
 }
 
 /*
@@ -2450,17 +2468,6 @@ static inline void rapid_ctl_refine_narrow(struct rapid_ctl *ctl,
  * follows rapid_law_step() instead; srtt_us and now_us are its clock.
  * Always clamped to [min_rate, max_rate].
  */
-/*
- * The estimates a jump is judged on: the newest jump_mean, or
- * RAPID_JUMP_STREAMS; the level is fed the one that leaves them.
- */
-static inline u32 rapid_jump_window(const struct rapid_cfg *cfg)
-{
-	if (cfg->jump_mean && cfg->jump_mean <= RAPID_JUMP_MEAN_MAX)
-		return cfg->jump_mean;
-	return RAPID_JUMP_STREAMS;
-}
-
 static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 						   const struct rapid_cfg *cfg,
 						   struct rapid_abest_hist *hist,
@@ -2524,10 +2531,9 @@ static inline enum rapid_ev rapid_ctl_on_abest_law(struct rapid_ctl *ctl,
 		 * pace_drain: the level is made of the estimates that leave
 		 * the window the jump judges (rapid_jump_window()), so that
 		 * a step is judged against the path before it; fed the
-		 * newest too, it had
-		 * risen by a third of a 40% step when the third estimate of
-		 * the step came, and the jump missed its margin (scale
-		 * engine, dynamic).
+		 * newest too, it had risen by a third of a 40% step when the
+		 * third estimate of the step came, and the jump missed its
+		 * margin (scale engine, dynamic).
 		 */
 		u32 w = rapid_jump_window(cfg);
 

@@ -3304,6 +3304,21 @@ static u32 jump_feed(struct rapid_ctl *ctl, const struct rapid_cfg *cfg,
 	return ev;
 }
 
+/*
+ * A fresh history and a controller in steady state at r, fed `count`
+ * estimates at r: the flat path before a step.
+ */
+static struct rapid_ctl jump_restart(const struct rapid_cfg *cfg,
+				     struct rapid_abest_hist *h, u32 *id,
+				     u32 *now, u64 r, u32 count)
+{
+	struct rapid_ctl ctl = steady_ctl(cfg, r);
+
+	rapid_hist_reset(h);
+	jump_feed(&ctl, cfg, h, id, now, r, count);
+	return ctl;
+}
+
 /* Feed `count` estimates 10 ms apart with the given queue state. */
 static void accel_feed(struct rapid_ctl *ctl, struct rapid_cfg *cfg,
 		       struct rapid_abest_hist *h, u32 *id, u32 *now,
@@ -3566,32 +3581,24 @@ static void test_pace_drain(void)
 	tap_eq(ctl.r_avg, r36,
 	       "pace_drain: a 20%% step is adopted at its third estimate");
 	cfg.pace_drain = 0;
-	rapid_hist_reset(&h);
-	ctl = steady_ctl(&cfg, r30);
-	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	ctl = jump_restart(&cfg, &h, &id, &now, r30, 20);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r36, RAPID_JUMP_STREAMS);
 	tap_ok(ctl.r_avg < r30 + r30 / 20,
 	       "pace_drain: 0: the level fed the step misses the margin (Eq. 6 only)");
 	cfg.pace_drain = 1;
 	/* a level of nothing yet (a reset history) starts at the estimate */
-	rapid_hist_reset(&h);
-	ctl = steady_ctl(&cfg, r30);
-	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 1);
+	ctl = jump_restart(&cfg, &h, &id, &now, r30, 1);
 	tap_eq(h.jump_lvl, r30, "pace_drain: the first estimate starts the level");
 	jump_feed(&ctl, &cfg, &h, &id, &now, r36, 2);
 	tap_eq(h.jump_lvl, r30,
 	       "pace_drain: the newest three do not move the level");
 	/* the mean of six: the level is fed the estimate that leaves them */
 	cfg.jump_mean = 6;
-	rapid_hist_reset(&h);
-	ctl = steady_ctl(&cfg, r30);
-	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 1);
+	ctl = jump_restart(&cfg, &h, &id, &now, r30, 1);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r36, 6 - 2);
 	tap_eq(h.jump_lvl, r30,
 	       "pace_drain: jump_mean 6: the newest five do not move the level");
-	rapid_hist_reset(&h);
-	ctl = steady_ctl(&cfg, r30);
-	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	ctl = jump_restart(&cfg, &h, &id, &now, r30, 20);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r36, 5);
 	tap_ok(ctl.r_avg < r30 + r30 / 20,
 	       "pace_drain: jump_mean 6: five estimates of a 20%% step: Eq. 6 only");
@@ -3633,17 +3640,13 @@ static void test_jump(void)
 
 	/* the same with jump_milli = 0: the report's rule, Eq. 6 alone */
 	cfg.jump_milli = 0;
-	rapid_hist_reset(&h);
-	ctl = steady_ctl(&cfg, r30);
-	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	ctl = jump_restart(&cfg, &h, &id, &now, r30, 20);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r40, RAPID_JUMP_STREAMS);
 	tap_ok(ctl.r_avg > r30 && ctl.r_avg < r30 + r30 / 20,
 	       "jump: jump_milli = 0 is Eq. 6 alone (a few %% in %u streams)",
 	       RAPID_JUMP_STREAMS);
 	cfg.jump_milli = 500;
-	rapid_hist_reset(&h);
-	ctl = steady_ctl(&cfg, r30);
-	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	ctl = jump_restart(&cfg, &h, &id, &now, r30, 20);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r40, RAPID_JUMP_STREAMS - 1);
 	r = ctl.r_avg;
 	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 1);
@@ -3652,9 +3655,7 @@ static void test_jump(void)
 	cfg.jump_milli = RAPID_DEF_JUMP_MILLI;
 
 	/* noise: high estimates that do not agree, or one low among them */
-	rapid_hist_reset(&h);
-	ctl = steady_ctl(&cfg, r30);
-	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	ctl = jump_restart(&cfg, &h, &id, &now, r30, 20);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 1);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 1);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 1);
@@ -3667,24 +3668,18 @@ static void test_jump(void)
 	       "jump: 35 / 48 / 35 Mbit/s spread more than 1/4: no jump");
 
 	/* a spare capacity above the flow's own rate: shared, no jump */
-	rapid_hist_reset(&h);
-	ctl = steady_ctl(&cfg, r30);
-	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	ctl = jump_restart(&cfg, &h, &id, &now, r30, 20);
 	jump_feed(&ctl, &cfg, &h, &id, &now, 3 * r30, RAPID_JUMP_STREAMS);
 	r = ctl.r_avg;
 	cfg.jump_milli = 0;
-	rapid_hist_reset(&h);
-	ctl = steady_ctl(&cfg, r30);
-	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	ctl = jump_restart(&cfg, &h, &id, &now, r30, 20);
 	jump_feed(&ctl, &cfg, &h, &id, &now, 3 * r30, RAPID_JUMP_STREAMS);
 	cfg.jump_milli = RAPID_DEF_JUMP_MILLI;
 	tap_ok(ctl.r_avg == r && r < r30 * 2,
 	       "jump: estimates above 2 r_avg: Eq. 6 only, as with jump_milli = 0");
 
 	/* others rose too: the verdict locks the jumps out for a while */
-	rapid_hist_reset(&h);
-	ctl = steady_ctl(&cfg, r30);
-	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	ctl = jump_restart(&cfg, &h, &id, &now, r30, 20);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r40, RAPID_JUMP_STREAMS);
 	tap_ok(ctl.r_avg > r30 + r30 / 4, "jump: taken");
 	jump_feed(&ctl, &cfg, &h, &id, &now, 4000000, 25);
@@ -3771,9 +3766,7 @@ static void test_jump_mean(void)
 	       (unsigned long long)ctl.r_avg, n - 1, k);
 
 	/* a clean step: the jump waits for the mean, and goes to it */
-	rapid_hist_reset(&h);
-	ctl = steady_ctl(&cfg, r30);
-	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	ctl = jump_restart(&cfg, &h, &id, &now, r30, 20);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 3);
 	tap_ok(ctl.r_avg < r30 + r30 / 20,
 	       "jump_mean: three estimates of a clean step of 33%%: the mean of six is short of the level + 3/16");
@@ -3790,16 +3783,12 @@ static void test_jump_mean(void)
 	tap_ok(ctl.r_avg < r + r / 20, "jump_mean: locked, a new step is Eq. 6's alone");
 
 	/* estimates above 2 r_avg: none */
-	rapid_hist_reset(&h);
-	ctl = steady_ctl(&cfg, r30);
-	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	ctl = jump_restart(&cfg, &h, &id, &now, r30, 20);
 	jump_feed(&ctl, &cfg, &h, &id, &now, 3 * r30, k);
 	tap_ok(ctl.r_avg < r30 + r30 / 10 && !h.jump_abest,
 	       "jump_mean: estimates above 2 r_avg: Eq. 6 only");
 	/* estimates 10% above r_avg: none */
-	rapid_hist_reset(&h);
-	ctl = steady_ctl(&cfg, r30);
-	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 20);
+	ctl = jump_restart(&cfg, &h, &id, &now, r30, 20);
 	jump_feed(&ctl, &cfg, &h, &id, &now, r30 + r30 / 10, k + 4);
 	tap_ok(!h.jump_abest && ctl.r_avg < r30 + r30 / 10,
 	       "jump_mean: estimates 10%% above r_avg: no jump");
