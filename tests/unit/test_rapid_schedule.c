@@ -3808,6 +3808,21 @@ static void test_jump_mean(void)
 	       "jump_mean: k = 1: the newest alone");
 	tap_ok(!rapid_jump_agree_mean(&h, r30, 6, &mean) && mean == (5 * r30 + r40) / 6,
 	       "jump_mean: one outlier among six: their mean is short");
+	/* the noise's margin: a mean 1/4 above the level, noise of 1/4 */
+	{
+		struct rapid_abest_hist hn = { 0 };
+
+		for (i = 0; i < 6; i++) {
+			rapid_jump_level(&hn, r30);
+			rapid_hist_push_median(&hn, r30 + r30 / 4, 3);
+		}
+		hn.jump_dev = r30 / 4;
+		tap_ok(!rapid_jump_agree_mean(&hn, r30, 6, &mean),
+		       "jump_mean: a mean 1/4 above the level within 1.15 x a noise of 1/4: no");
+		hn.jump_dev = 0;
+		tap_ok(rapid_jump_agree_mean(&hn, r30, 6, &mean) && mean == r30 + r30 / 4,
+		       "jump_mean: ... and without that noise: yes (the floor is 3/16)");
+	}
 	tap_ok(!rapid_jump_agree_mean(&h, r30, 0, &mean) &&
 	       !rapid_jump_agree_mean(&h, r30, RAPID_JUMP_MEAN_MAX + 1, &mean),
 	       "jump_mean: k = 0 or above the ring: no");
