@@ -267,6 +267,18 @@ def validate(sc, max_rate_mbit=LAB_MAX_RATE_MBIT, who="the lab"):
     """max_rate_mbit, who: the caller's bottleneck rate limit and its name
     (the lab's by default; the engine passes its own)."""
     b = sc["bottleneck"]
+    # a misspelt key (--set jump_mean=6 for modparams.tcp_rapid.jump_mean)
+    # would otherwise run the defaults under the variant's name
+    for where, got, known in (("", sc, set(DEFAULTS) | {"name"}),
+                              ("bottleneck.", b, set(DEFAULTS["bottleneck"]) |
+                               {"buffer_rtt_ms"}),
+                              ("receiver.", sc.get("receiver") or {},
+                               set(DEFAULTS["receiver"]))):
+        unknown = sorted(set(got) - known) if isinstance(got, dict) else []
+        if unknown:
+            raise ScenarioError(f"{where}{unknown[0]}: no such field (known: "
+                                f"{', '.join(sorted(known))}; module "
+                                "parameters are modparams.<module>.<param>)")
     if not isinstance(sc["cc"], list) or not sc["cc"]:
         raise ScenarioError("cc: a non-empty list of congestion controls")
     if b["aqm"] not in AQMS:

@@ -236,6 +236,20 @@ try:
     T.check("receiver.capture other than true/false is refused", False)
 except bs.ScenarioError as e:
     T.check("receiver.capture other than true/false is refused", "receiver.capture" in str(e), str(e))
+# a misspelt or misplaced key would run the defaults under its name (a
+# session ran `--set jump_mean=6` for modparams.tcp_rapid.jump_mean)
+for bad, where in ((["jump_mean=6"], "jump_mean"),
+                   (["bottleneck.rte_mbit=20"], "bottleneck.rte_mbit"),
+                   (["receiver.rmem=64"], "receiver.rmem"),
+                   (["variants=[{\"name\": \"v\", \"set\": {\"tau_ms\": 100}}]"], "tau_ms")):
+    try:
+        bs.resolve(doc, None, bad)
+        T.check(f"--set {bad[0]}: an unknown field is refused, by its name", False)
+    except bs.ScenarioError as e:
+        T.check(f"--set {bad[0]}: an unknown field is refused, by its name",
+                str(e).startswith(where + ":") and "modparams" in str(e), str(e))
+T.check("the fields of the scenarios in the tree are all known",
+        all(bs.resolve(bs.load(n)) for n in ("dynamic", "rttfair", "cbrsteady", "demo")))
 try:
     bs.resolve(doc, None, ["receiver.rmem_kb=10"])
     T.check("receiver.rmem_kb below 64 is refused", False)
