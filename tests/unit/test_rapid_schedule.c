@@ -3618,7 +3618,7 @@ static void test_jump(void)
 
 	rapid_cfg_default(&cfg);
 	tap_eq(cfg.jump_milli, RAPID_DEF_JUMP_MILLI, "jump: on by default (1000)");
-	tap_eq(cfg.jump_mean, 0, "jump: the test on three by default (jump_mean 0)");
+	tap_eq(cfg.jump_mean, 6, "jump: on the mean of 6 by default");
 	cfg.jump_mean = 0;	/* the test on three (test_jump_mean(): six) */
 
 	/* a lone flow at 30 Mbit/s, then a step to 40 */
