@@ -1298,7 +1298,8 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
  *    and within 1/2^RAPID_JUMP_SPREAD_SHIFT of each other, r_avg takes
  *    jump_milli / 1000 of the gap to the median at once, at most
  *    r_avg / 2^RAPID_JUMP_MAX_SHIFT, and the level restarts at the median;
- *  - with jump_mean = k > 0 (the default, 6), instead: when the mean of the newest k raw estimates lies at least
+ *  - with jump_mean = k > 0 (the default, 6), instead: when the mean
+ *    of the newest k raw estimates lies at least
  *    1/2^RAPID_JUMP_MARGIN_SHIFT above r_avg and RAPID_JUMP_DEV_MILLI
  *    / 1000 of the estimates' noise (at least RAPID_JUMP_LVL_MARGIN/16
  *    of the level, as for the test on three) above the level, none
@@ -1317,7 +1318,7 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
  *    re-acquire 9.5 RTTs with the test on three, 5.7 with the mean of
  *    six (64 seeds, docs/rapid-deviations.md#jump-mean); a lone flow
  *    at the lab's 500 Mbit/s delivers as much with it (144-176 Mbit/s
- *    in seven boots, 150-188 without);
+ *    in seven boots, 149-188 without);
  *  - the verdict: the medians of the estimates from one to
  *    RAPID_JUMP_HOLD_RTTS + 1 srtt after the jump (the path after it) are
  *    averaged; if the mean lies more than half the jump below the median
