@@ -22,8 +22,10 @@
 #      144-188 in fourteen boots of 2026-12-07 with either jump test,
 #      149.5 once with the test on three, so 150 was a coin toss there:
 #      docs/rapid-deviations.md#jump-mean);
-#  (2) no second of the flow after the first below 120 Mbit/s: no
-#      collapse;
+#  (2) no second of the flow after the first below 110 Mbit/s: no
+#      collapse (lowest seconds 123.0-164.5 in the boots of 2026-12-07,
+#      123.0 in the clean-clone make test of 7ad0a53; held at the gap
+#      limit: 95.7);
 #  (3) in steady state at ~3 s (TCP_CC_INFO; its r_avg is printed, not
 #      bounded: a snapshot of a swinging rate, 102-252 Mbit/s in six runs);
 #  (4) retransmissions at most 0.5% of the segments sent (measured 0).
@@ -86,7 +88,7 @@ EOF
 kt_diag "rapid through 500 Mbit/s: goodput $good Mbit/s (lowest second $low)," \
 	"r_avg $ravg Mbit/s ($phase), $retx retransmissions of ~$segs segments"
 kt_cmp "goodput over seconds 1-4 above the gap limit, Mbit/s" "$good" ">=" 130
-kt_cmp "no second after the first below 120 Mbit/s (no collapse)" "$low" ">=" 120
+kt_cmp "no second after the first below 110 Mbit/s (no collapse)" "$low" ">=" 110
 # r_avg at ~3 s is one snapshot of a rate that swings with the drain: it
 # read 200.5 and 178.5 in two runs, then 115.0 (the clean-clone make test of
 # af26764), 149.7 and 251.6 in one boot, and 102.4 with the helper's old
