@@ -269,11 +269,11 @@ def validate(sc, max_rate_mbit=LAB_MAX_RATE_MBIT, who="the lab"):
     b = sc["bottleneck"]
     # a misspelt key (--set jump_mean=6 for modparams.tcp_rapid.jump_mean)
     # would otherwise run the defaults under the variant's name
-    for where, got, known in (("", sc, set(DEFAULTS) | {"name"}),
-                              ("bottleneck.", b, set(DEFAULTS["bottleneck"]) |
-                               {"buffer_rtt_ms"}),
-                              ("receiver.", sc.get("receiver") or {},
-                               set(DEFAULTS["receiver"]))):
+    levels = [("", sc, set(DEFAULTS) | {"name"}),
+              ("bottleneck.", b, set(DEFAULTS["bottleneck"]) | {"buffer_rtt_ms"}),
+              ("receiver.", sc.get("receiver") or {}, set(DEFAULTS["receiver"]))]
+    levels += [(f"flows.{i}.", f, set(FLOW_DEFAULTS)) for i, f in enumerate(sc["flows"])]
+    for where, got, known in levels:
         unknown = sorted(set(got) - known) if isinstance(got, dict) else []
         if unknown:
             raise ScenarioError(f"{where}{unknown[0]}: no such field (known: "
@@ -310,10 +310,6 @@ def validate(sc, max_rate_mbit=LAB_MAX_RATE_MBIT, who="the lab"):
         raise ScenarioError("duration_s: 1..3600")
     if not 10 <= float(sc["sample_ms"]) <= 1000:
         raise ScenarioError("sample_ms: 10..1000")
-    for i, f in enumerate(sc["flows"]):
-        unknown = set(f) - set(FLOW_DEFAULTS)
-        if unknown:
-            raise ScenarioError(f"flows.{i}: unknown field(s) {sorted(unknown)}")
     for i, c in enumerate(sc["cross"]):
         if c.get("type") not in ("cbr", "short"):
             raise ScenarioError(f"cross.{i}.type: cbr or short")
