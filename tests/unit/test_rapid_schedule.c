@@ -3775,9 +3775,25 @@ static void test_jump_mean(void)
 	       "jump_mean: the fourth: a jump to the mean of the newest six");
 	tap_eq(h.jump_lvl, r30,
 	       "jump_mean: the level is not restarted at the jump (the path before it)");
-	/* others rose too: the verdict's lock holds as with the test on three */
-	jump_feed(&ctl, &cfg, &h, &id, &now, 4000000, 25);
-	tap_ok(h.jump_locked, "jump_mean: the estimates fell by more than half of it: locked");
+	/*
+	 * a lone flow's false jump: the estimates after it fall by more than
+	 * half of it but not below the level (the path before): no lock
+	 */
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 25);
+	tap_ok(!h.jump_locked && !h.jump_abest,
+	       "jump_mean: the estimates fell back to the level: verdict done, no lock");
+	r = ctl.r_avg;
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, k);
+	tap_ok(ctl.r_avg > r + r / 8,
+	       "jump_mean: no lock: the next step jumps within %u estimates", k);
+
+	/* others rose too: the estimates fall 1/16 below the level: locked */
+	ctl = jump_restart(&cfg, &h, &id, &now, r30, 20);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 4);
+	tap_ok(h.jump_abest && ctl.r_avg > r30 + r30 / 8, "jump_mean: taken");
+	jump_feed(&ctl, &cfg, &h, &id, &now, r30 - r30 / 16 - r30 / 64, 25);
+	tap_ok(h.jump_locked,
+	       "jump_mean: the estimates fell by more than half of it and 1/16 below the level: locked");
 	r = ctl.r_avg;
 	jump_feed(&ctl, &cfg, &h, &id, &now, 5200000, k);
 	tap_ok(ctl.r_avg < r + r / 20, "jump_mean: locked, a new step is Eq. 6's alone");
