@@ -1323,7 +1323,9 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
  *    RAPID_JUMP_HOLD_RTTS + 1 srtt after the jump (the path after it) are
  *    averaged; if the mean lies more than half the jump below the median
  *    at the jump and (jump_mean > 0) 1/2^RAPID_JUMP_LVL_SHIFT below the
- *    level (the path before the jump), others rose too, and jumps are off for
+ *    level (not restarted at the jump: by the verdict it has taken in the
+ *    estimates after the jump that left the newest k, the more the faster
+ *    the flow), others rose too, and jumps are off for
  *    RAPID_JUMP_LOCK_RTTS srtt (Eq. 6 alone, the report's rule).  Flows
  *    that took a spare capacity together took more than it, so each one's
  *    estimates fall below where they stood before; a lone flow's false
@@ -1484,8 +1486,8 @@ static inline u64 rapid_jump_step(struct rapid_abest_hist *h, u64 r_avg,
 		}
 		/*
 		 * mean + gain / 2 < the median at the jump, and (the mean's
-		 * test, whose level is the path before the jump) the mean
-		 * 1/16 below the level: others rose too
+		 * test, which does not restart the level at the jump) the
+		 * mean 1/16 below the level: others rose too
 		 */
 		if (h->jump_cnt &&
 		    h->jump_sum + h->jump_cnt * (h->jump_gain >> 1) <
