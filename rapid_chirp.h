@@ -1322,8 +1322,8 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
  *  - the verdict: the medians of the estimates from one to
  *    RAPID_JUMP_HOLD_RTTS + 1 srtt after the jump (the path after it) are
  *    averaged; if the mean lies more than half the jump below the median
- *    at the jump and (jump_mean > 0) 1/2^RAPID_JUMP_LVL_SHIFT below the
- *    level (not restarted at the jump: by the verdict it has taken in the
+ *    at the jump and (jump_mean > 0) 1/2^RAPID_JUMP_LOCK_LVL_SHIFT below
+ *    the level (not restarted at the jump: by the verdict it has taken in the
  *    estimates after the jump that left the newest k, the more the faster
  *    the flow), others rose too, and jumps are off for
  *    RAPID_JUMP_LOCK_RTTS srtt (Eq. 6 alone, the report's rule).  Flows
@@ -1344,6 +1344,7 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
 #define RAPID_JUMP_LVL_MARGIN	3U	/* 1/16 of the level */
 #define RAPID_JUMP_HOLD_RTTS	1U
 #define RAPID_JUMP_LOCK_RTTS	8U
+#define RAPID_JUMP_LOCK_LVL_SHIFT 4	/* the lock: 1/16 below the level */
 #define RAPID_JUMP_CNT_MAX	65535U
 #define RAPID_JUMP_DEV_MILLI	1150U	/* the mean's margin, noise x 1.15 */
 #define RAPID_JUMP_MEAN_MAX_SHIFT 1	/* a jump on the mean: r_avg / 2 */
@@ -1494,7 +1495,7 @@ static inline u64 rapid_jump_step(struct rapid_abest_hist *h, u64 r_avg,
 		    h->jump_cnt * h->jump_abest &&
 		    (!jump_mean || !h->jump_lvl ||
 		     h->jump_sum < h->jump_cnt * (h->jump_lvl -
-				(h->jump_lvl >> RAPID_JUMP_LVL_SHIFT)))) {
+				(h->jump_lvl >> RAPID_JUMP_LOCK_LVL_SHIFT)))) {
 			h->jump_locked = 1;
 			h->jump_lock_us = now_us + RAPID_JUMP_LOCK_RTTS * srtt_us;
 		}
