@@ -1193,6 +1193,9 @@ struct rapid_abest_hist {
 	u8 count;			/* valid entries */
 	u8 next;			/* slot of the next entry */
 	u8 jump_locked;			/* jumps off until jump_lock_us */
+	u8 jump_cont;			/* a verdict passed at jump_t_us: one
+					 * continuation within an srtt
+					 */
 	u64 jump_abest;			/* B/s: the median at the last jump,
 					 * 0: no verdict pending
 					 */
@@ -1334,7 +1337,24 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
  *    (lab, dynamic, nine pairs of boots: the worst re-acquire of a boot
  *    4.8 RTTs in the median against 7.7; the engine's 5.7 -> 5.1;
  *    docs/rapid-deviations.md#jump-lock-level).  No second jump before
- *    the verdict.
+ *    the verdict;
+ *  - with jump_mean > 0, a verdict that passed (the estimates held the
+ *    jump) allows one continuation within the next srtt: when none of
+ *    the newest k lies below r_avg or more than r_avg above it and their
+ *    mean lies 1/2^RAPID_JUMP_CONT_SHIFT above r_avg, r_avg takes
+ *    jump_milli / 1000 of the gap to that mean, at most r_avg /
+ *    2^RAPID_JUMP_CONT_MAX_SHIFT (rapid_jump_cont_gain()).  A jump on a
+ *    window that still holds estimates of the path before lands short
+ *    of the step, and the clean estimates after it lie less than 1/8
+ *    above r_avg, which Eq. 6 alone then closed;
+ *  - with jump_mean > 0, a lock ends early when the mean's test passes
+ *    with a mean 1/2^RAPID_JUMP_UNLOCK_SHIFT above the level
+ *    (rapid_jump_unlock()): the path has changed since the verdict.  A
+ *    lone flow's false jump beside CBR can lock (its own queue holds the
+ *    verdict's estimates under the level), and the lock then held a real
+ *    step that came within 8 srtt (lab, dynamic, traced: 1.16 and
+ *    1.83 s to re-acquire the first step in the two runs of one boot).
+ *    Both measured together: docs/rapid-deviations.md#jump-cont.
  */
 #define RAPID_JUMP_STREAMS	3U
 #define RAPID_JUMP_MARGIN_SHIFT	3
@@ -1348,6 +1368,9 @@ static inline u64 rapid_hist_push_median(struct rapid_abest_hist *h,
 #define RAPID_JUMP_CNT_MAX	65535U
 #define RAPID_JUMP_DEV_MILLI	1150U	/* the mean's margin, noise x 1.15 */
 #define RAPID_JUMP_MEAN_MAX_SHIFT 1	/* a jump on the mean: r_avg / 2 */
+#define RAPID_JUMP_CONT_SHIFT	4	/* the continuation: 1/16 above */
+#define RAPID_JUMP_CONT_MAX_SHIFT 2	/* ... at most r_avg / 4 */
+#define RAPID_JUMP_UNLOCK_SHIFT	2	/* a mean 1/4 above the level */
 
 /*
  * Lowest, highest and sum of the newest k raw estimates; false with fewer
@@ -1458,6 +1481,45 @@ static inline u32 rapid_jump_window(const struct rapid_cfg *cfg)
 }
 
 /*
+ * Does a new level end the jump's lock: the mean's test (jump_mean k > 0)
+ * passes with a mean 1/2^RAPID_JUMP_UNLOCK_SHIFT above the level?
+ */
+static inline bool rapid_jump_unlock(const struct rapid_abest_hist *h,
+				     u64 r_avg, u32 k)
+{
+	u64 mean;
+
+	return k && h->jump_lvl &&
+	       rapid_jump_agree_mean(h, r_avg, k, &mean) &&
+	       mean >= h->jump_lvl + (h->jump_lvl >> RAPID_JUMP_UNLOCK_SHIFT);
+}
+
+/*
+ * The continuation after a verdict that passed: the gain to the mean of the
+ * newest k raw estimates when none lies below r_avg or more than r_avg
+ * above it and the mean lies 1/2^RAPID_JUMP_CONT_SHIFT above r_avg
+ * (jump_milli / 1000 of the gap, at most r_avg / 2^RAPID_JUMP_CONT_MAX_SHIFT);
+ * 0: none.
+ */
+static inline u64 rapid_jump_cont_gain(const struct rapid_abest_hist *h,
+				       u64 r_avg, u32 k, u32 jump_milli)
+{
+	u64 lo, hi, sum, mean, gain;
+
+	if (k > RAPID_JUMP_MEAN_MAX || !rapid_hist_stats(h, k, &lo, &hi, &sum))
+		return 0;
+	mean = div_u64(sum, k);
+	if (lo < r_avg || hi > 2 * r_avg ||
+	    mean < r_avg + (r_avg >> RAPID_JUMP_CONT_SHIFT))
+		return 0;
+	/* mean - r_avg <= r_avg < 2^35, jump_milli <= 1000 < 2^10 */
+	gain = div_u64((mean - r_avg) * jump_milli, 1000);
+	if (gain > (r_avg >> RAPID_JUMP_CONT_MAX_SHIFT))
+		gain = r_avg >> RAPID_JUMP_CONT_MAX_SHIFT;
+	return gain;
+}
+
+/*
  * One steady-state estimate (median `med`, already pushed into h) under the
  * report's law: the verdict on a pending jump, then a jump if the estimates
  * agree on one.  Returns the new r_avg, or 0 for no jump (Eq. 6 then as
@@ -1498,11 +1560,30 @@ static inline u64 rapid_jump_step(struct rapid_abest_hist *h, u64 r_avg,
 				(h->jump_lvl >> RAPID_JUMP_LOCK_LVL_SHIFT)))) {
 			h->jump_locked = 1;
 			h->jump_lock_us = now_us + RAPID_JUMP_LOCK_RTTS * srtt_us;
+		} else if (jump_mean && h->jump_cnt &&
+			   h->jump_sum + h->jump_cnt * (h->jump_gain >> 1) >=
+			   h->jump_cnt * h->jump_abest) {
+			/* passed: the path held the jump */
+			h->jump_cont = 1;
+			h->jump_t_us = now_us;
 		}
 		h->jump_abest = 0;
 	}
+	if (h->jump_cont) {
+		if (now_us - h->jump_t_us < srtt_us) {
+			gain = rapid_jump_cont_gain(h, r_avg, jump_mean,
+						    jump_milli);
+			if (gain) {
+				h->jump_cont = 0;
+				return r_avg + gain;
+			}
+		} else {
+			h->jump_cont = 0;
+		}
+	}
 	if (h->jump_locked) {
-		if ((s32)(now_us - h->jump_lock_us) < 0)
+		if ((s32)(now_us - h->jump_lock_us) < 0 &&
+		    !rapid_jump_unlock(h, r_avg, jump_mean))
 			return 0;
 		h->jump_locked = 0;
 	}
@@ -1540,6 +1621,7 @@ static inline u64 rapid_jump_step(struct rapid_abest_hist *h, u64 r_avg,
 	h->jump_gain = gain;
 	h->jump_sum = 0;
 	h->jump_cnt = 0;
+	h->jump_cont = 0;
 	h->jump_t_us = now_us;
 	return r_avg + gain;
 }

@@ -410,9 +410,9 @@ CC_PARAM_OFF(probe_milli, rapid_p_probe, 0644, 20, 1, 1000, "1/1000",
 CC_PARAM(median, rapid_p_median, 0644, 3, 1, 7, "streams",
 	 "steady state acts on the median of this many newest per-stream estimates, 1 = each alone (the report's rule)");
 CC_PARAM(jump_milli, rapid_p_jump, 0644, 1000, 0, 1000, "1/1000",
-	 "report's law: share of the gap to a step up of ABest adopted at once when the estimates agree on it (jump_mean); off for 8 srtt when later estimates show others took it too (they fall below their level before it); 0 = off (Eq. 6 alone)");
+	 "report's law: share of the gap to a step up of ABest adopted at once when the estimates agree on it (jump_mean); off for 8 srtt when later estimates show others took it too (they fall below their level before it), or until a new level (jump_mean); 0 = off (Eq. 6 alone)");
 CC_PARAM(jump_mean, rapid_p_jump_mean, 0644, RAPID_DEF_JUMP_MEAN, 0, RAPID_JUMP_MEAN_MAX, "streams",
-	 "report's law: a jump when the mean of this many newest estimates and their median lie 1/8 above r_avg and the mean 1.15 times their noise (at least 3/16) above their slow level, to that mean (at most r_avg / 2); 0 = when the newest 3 lie within 1/4 of each other and 3/16 above the level (at most r_avg / 4)");
+	 "report's law: a jump when the mean of this many newest estimates and their median lie 1/8 above r_avg and the mean 1.15 times their noise (at least 3/16) above their slow level, to that mean (at most r_avg / 2); after a jump the estimates held, one more within an srtt when none lies below r_avg and their mean lies 1/16 above it (at most r_avg / 4); a lock ends at a mean 1/4 above the level; 0 = when the newest 3 lie within 1/4 of each other and 3/16 above the level (at most r_avg / 4)");
 CC_PARAM(accel_max, rapid_p_accel_max, 0644, RAPID_DEF_ACCEL_MAX, 0, RAPID_ACCEL_MAX_MAX, "halvings",
 	 "report's law: while ABest stays 1/8 to 1/2 of r_avg above r_avg (newest 3 estimates within r_avg / 2, no standing queue), each srtt halves Eq. 6's tau once more, at most this many times; an overshoot while accelerating locks it out for 8 srtt and more, or until the estimates reach a new level; 0 = off");
 CC_PARAM(cut_max, rapid_p_cut_max, 0644, RAPID_DEF_CUT_MAX, 1, RAPID_CUT_MAX_MAX, "1/1000",

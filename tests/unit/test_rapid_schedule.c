@@ -3780,12 +3780,65 @@ static void test_jump_mean(void)
 	 * half of it but not below the level (the path before): no lock
 	 */
 	jump_feed(&ctl, &cfg, &h, &id, &now, r30, 25);
-	tap_ok(!h.jump_locked && !h.jump_abest,
-	       "jump_mean: the estimates fell back to the level: verdict done, no lock");
+	tap_ok(!h.jump_locked && !h.jump_abest && !h.jump_cont,
+	       "jump_mean: the estimates fell back to the level: verdict done, no lock, no continuation");
 	r = ctl.r_avg;
 	jump_feed(&ctl, &cfg, &h, &id, &now, r40, k);
 	tap_ok(ctl.r_avg > r + r / 8,
 	       "jump_mean: no lock: the next step jumps within %u estimates", k);
+
+	/*
+	 * the jump to the mean of six lands short of a clean step; the
+	 * verdict passes, and one continuation takes the rest at once
+	 */
+	ctl = jump_restart(&cfg, &h, &id, &now, r30, 20);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 4);
+	tap_ok(h.jump_abest && ctl.r_avg < r40 - r40 / 16,
+	       "jump_mean: a clean step: the jump lands short of it");
+	for (n = 0; n < 40 && h.jump_abest; n++)
+		jump_feed(&ctl, &cfg, &h, &id, &now, r40, 1);
+	tap_ok(!h.jump_abest && !h.jump_locked && !h.jump_cont &&
+	       ctl.r_avg >= r40 - r40 / 64 && ctl.r_avg <= r40,
+	       "jump_mean: the verdict passed: one continuation to the estimates (%llu of %llu)",
+	       (unsigned long long)ctl.r_avg, (unsigned long long)r40);
+	r = ctl.r_avg;
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40 + r40 / 10, 9);
+	tap_ok(ctl.r_avg < r + r / 20,
+	       "jump_mean: one continuation only: estimates 10%% above it are Eq. 6's");
+	/* a verdict that passed, estimates short of 1/16 above r_avg: none */
+	ctl = jump_restart(&cfg, &h, &id, &now, r30, 20);
+	jump_feed(&ctl, &cfg, &h, &id, &now, r40, 4);
+	for (n = 0; n < 40 && h.jump_abest; n++)
+		jump_feed(&ctl, &cfg, &h, &id, &now, 4700000, 1);
+	tap_ok(h.jump_cont && !h.jump_locked && ctl.r_avg < 4700000,
+	       "jump_mean: passed, estimates 1/32 above r_avg: the continuation waits");
+	jump_feed(&ctl, &cfg, &h, &id, &now, 4700000, 10);
+	r = ctl.r_avg;
+	jump_feed(&ctl, &cfg, &h, &id, &now, r + r / 8, 6);
+	tap_ok(!h.jump_cont && ctl.r_avg < r + r / 20,
+	       "jump_mean: an srtt later it has lapsed (r_avg %llu, the estimates 1/8 above %llu)",
+	       (unsigned long long)ctl.r_avg, (unsigned long long)r);
+	/* a lower estimate among the six: none */
+	{
+		struct rapid_abest_hist hc = { 0 };
+
+		for (i = 0; i < 6; i++)
+			rapid_hist_push_median(&hc, i ? r40 : r30, 3);
+		tap_eq(rapid_jump_cont_gain(&hc, r30 + r30 / 10, k, 1000), 0,
+		       "jump_mean: continuation: one estimate below r_avg: none");
+		tap_eq(rapid_jump_cont_gain(&hc, r30 - r30 / 10, k, 1000),
+		       (r30 - r30 / 10) >> 2,
+		       "jump_mean: continuation: at most r_avg / 4");
+		tap_eq(rapid_jump_cont_gain(&hc, r30, k, 500),
+		       ((r30 + 5 * r40) / 6 - r30) / 2,
+		       "jump_mean: continuation: jump_milli's share of the gap");
+		tap_eq(rapid_jump_cont_gain(&hc, r30, 7, 1000), 0,
+		       "jump_mean: continuation: fewer estimates than k: none");
+		tap_eq(rapid_jump_cont_gain(&hc, r30, RAPID_JUMP_MEAN_MAX + 1, 1000), 0,
+		       "jump_mean: continuation: k out of range: none");
+		tap_eq(rapid_jump_cont_gain(&hc, r40 / 2 - 1, k, 1000), 0,
+		       "jump_mean: continuation: an estimate above 2 r_avg: none");
+	}
 
 	/* others rose too: the estimates fall 1/16 below the level: locked */
 	ctl = jump_restart(&cfg, &h, &id, &now, r30, 20);
@@ -3795,8 +3848,31 @@ static void test_jump_mean(void)
 	tap_ok(h.jump_locked,
 	       "jump_mean: the estimates fell by more than half of it and 1/16 below the level: locked");
 	r = ctl.r_avg;
+	jump_feed(&ctl, &cfg, &h, &id, &now, 4312500, k);
+	tap_ok(h.jump_locked && ctl.r_avg < r + r / 20,
+	       "jump_mean: locked, a step short of 1/4 above the level is Eq. 6's alone");
 	jump_feed(&ctl, &cfg, &h, &id, &now, 5200000, k);
-	tap_ok(ctl.r_avg < r + r / 20, "jump_mean: locked, a new step is Eq. 6's alone");
+	tap_ok(!h.jump_locked && ctl.r_avg > r + r / 4,
+	       "jump_mean: locked, a new level (the mean 1/4 above the level) ends the lock: a jump (%llu from %llu)",
+	       (unsigned long long)ctl.r_avg, (unsigned long long)r);
+	/* the unlock's test alone */
+	{
+		struct rapid_abest_hist hu = { 0 };
+
+		for (i = 0; i < 6; i++) {
+			rapid_jump_level(&hu, r30);
+			rapid_hist_push_median(&hu, r30 + r30 / 4, 3);
+		}
+		tap_ok(rapid_jump_unlock(&hu, r30, k),
+		       "jump_mean: unlock: six estimates 1/4 above the level: yes");
+		tap_ok(!rapid_jump_unlock(&hu, r30, 0),
+		       "jump_mean: unlock: jump_mean 0: no");
+		tap_ok(!rapid_jump_unlock(&hu, r30 + r30 / 8, k),
+		       "jump_mean: unlock: the mean's test fails (less than 1/8 above r_avg): no");
+		rapid_hist_push_median(&hu, r30 + r30 / 8, 3);
+		tap_ok(!rapid_jump_unlock(&hu, r30, k),
+		       "jump_mean: unlock: their mean short of 1/4 above the level: no");
+	}
 
 	/* estimates above 2 r_avg: none */
 	ctl = jump_restart(&cfg, &h, &id, &now, r30, 20);
