@@ -1481,6 +1481,19 @@ static inline u32 rapid_jump_window(const struct rapid_cfg *cfg)
 }
 
 /*
+ * jump_milli / 1000 of the gap from r_avg up to `to` (to > r_avg, both
+ * below 2^35), at most cap.
+ */
+static inline u64 rapid_jump_share(u64 r_avg, u64 to, u32 jump_milli,
+				   u64 cap)
+{
+	/* to - r_avg < 2^35, jump_milli <= 1000 < 2^10 */
+	u64 gain = div_u64((to - r_avg) * jump_milli, 1000);
+
+	return gain > cap ? cap : gain;
+}
+
+/*
  * Does a new level end the jump's lock: the mean's test (jump_mean k > 0)
  * passes with a mean 1/2^RAPID_JUMP_UNLOCK_SHIFT above the level?
  */
@@ -1504,7 +1517,7 @@ static inline bool rapid_jump_unlock(const struct rapid_abest_hist *h,
 static inline u64 rapid_jump_cont_gain(const struct rapid_abest_hist *h,
 				       u64 r_avg, u32 k, u32 jump_milli)
 {
-	u64 lo, hi, sum, mean, gain;
+	u64 lo, hi, sum, mean;
 
 	if (k > RAPID_JUMP_MEAN_MAX || !rapid_hist_stats(h, k, &lo, &hi, &sum))
 		return 0;
@@ -1512,11 +1525,8 @@ static inline u64 rapid_jump_cont_gain(const struct rapid_abest_hist *h,
 	if (lo < r_avg || hi > 2 * r_avg ||
 	    mean < r_avg + (r_avg >> RAPID_JUMP_CONT_SHIFT))
 		return 0;
-	/* mean - r_avg <= r_avg < 2^35, jump_milli <= 1000 < 2^10 */
-	gain = div_u64((mean - r_avg) * jump_milli, 1000);
-	if (gain > (r_avg >> RAPID_JUMP_CONT_MAX_SHIFT))
-		gain = r_avg >> RAPID_JUMP_CONT_MAX_SHIFT;
-	return gain;
+	return rapid_jump_share(r_avg, mean, jump_milli,
+				r_avg >> RAPID_JUMP_CONT_MAX_SHIFT);
 }
 
 /*
@@ -1548,24 +1558,27 @@ static inline u64 rapid_jump_step(struct rapid_abest_hist *h, u64 r_avg,
 			return 0;
 		}
 		/*
-		 * mean + gain / 2 < the median at the jump, and (the mean's
-		 * test, which does not restart the level at the jump) the
-		 * mean 1/16 below the level: others rose too
+		 * fell: mean + gain / 2 < the median at the jump.  Fell, and
+		 * (the mean's test, which does not restart the level at the
+		 * jump) the mean 1/16 below the level: others rose too.  Did
+		 * not fall: the path held the jump.
 		 */
-		if (h->jump_cnt &&
-		    h->jump_sum + h->jump_cnt * (h->jump_gain >> 1) <
-		    h->jump_cnt * h->jump_abest &&
-		    (!jump_mean || !h->jump_lvl ||
-		     h->jump_sum < h->jump_cnt * (h->jump_lvl -
+		if (h->jump_cnt) {
+			bool fell = h->jump_sum +
+				    h->jump_cnt * (h->jump_gain >> 1) <
+				    h->jump_cnt * h->jump_abest;
+
+			if (fell &&
+			    (!jump_mean || !h->jump_lvl ||
+			     h->jump_sum < h->jump_cnt * (h->jump_lvl -
 				(h->jump_lvl >> RAPID_JUMP_LOCK_LVL_SHIFT)))) {
-			h->jump_locked = 1;
-			h->jump_lock_us = now_us + RAPID_JUMP_LOCK_RTTS * srtt_us;
-		} else if (jump_mean && h->jump_cnt &&
-			   h->jump_sum + h->jump_cnt * (h->jump_gain >> 1) >=
-			   h->jump_cnt * h->jump_abest) {
-			/* passed: the path held the jump */
-			h->jump_cont = 1;
-			h->jump_t_us = now_us;
+				h->jump_locked = 1;
+				h->jump_lock_us = now_us +
+						  RAPID_JUMP_LOCK_RTTS * srtt_us;
+			} else if (!fell && jump_mean) {
+				h->jump_cont = 1;
+				h->jump_t_us = now_us;
+			}
 		}
 		h->jump_abest = 0;
 	}
@@ -1603,10 +1616,7 @@ static inline u64 rapid_jump_step(struct rapid_abest_hist *h, u64 r_avg,
 			return 0;
 		cap = r_avg >> RAPID_JUMP_MAX_SHIFT;
 	}
-	/* med - r_avg < 2^35, jump_milli <= 1000 < 2^10 */
-	gain = div_u64((med - r_avg) * jump_milli, 1000);
-	if (gain > cap)
-		gain = cap;
+	gain = rapid_jump_share(r_avg, med, jump_milli, cap);
 	if (!gain)
 		return 0;
 	h->jump_abest = med;
